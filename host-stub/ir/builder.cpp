@@ -1,0 +1,259 @@
+#include "ir/builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ir/pointer.h"
+#include "ir/validate.h"
+
+namespace ptoplug::ir {
+
+Builder::Builder(Document& doc) : doc_(doc) {
+    frames_.reserve(64);
+    scratch_.reserve(1024);
+    scratchKeys_.reserve(1024);
+}
+
+std::string Builder::currentPointer() const {
+    std::string out;
+    for (size_t f = 0; f < frames_.size(); ++f) {
+        const Frame& fr = frames_[f];
+        uint32_t end = f + 1 < frames_.size() ? frames_[f + 1].base : static_cast<uint32_t>(scratch_.size());
+        if (fr.isMap) {
+            if (fr.pendingKey == UINT32_MAX) break;
+            out += '/';
+            appendPointerToken(out, doc_.keys().name(fr.pendingKey));
+        } else {
+            out += '/' + std::to_string(end - fr.base);
+        }
+    }
+    return out;
+}
+
+void Builder::fail(std::string message, std::string hint, int64_t offset) {
+    if (failed_) return;
+    failed_ = true;
+    error_.message = std::move(message);
+    error_.hint = std::move(hint);
+    error_.offset = offset;
+    error_.pointer = currentPointer();
+}
+
+bool Builder::add(Value v) {
+    if (failed_) return false;
+    if (frames_.empty()) {
+        if (haveResult_) {
+            fail("more than one top-level value", "a document holds exactly one value: the root node");
+            return false;
+        }
+        result_ = v;
+        haveResult_ = true;
+        return true;
+    }
+    Frame& fr = frames_.back();
+    if (fr.isMap) {
+        if (fr.pendingKey == UINT32_MAX) {
+            fail("map key expected", "every map key must be a string");
+            return false;
+        }
+        scratchKeys_.push_back(fr.pendingKey);
+        fr.pendingKey = UINT32_MAX;
+    } else {
+        scratchKeys_.push_back(0);
+    }
+    scratch_.push_back(v);
+    return true;
+}
+
+bool Builder::null() { return add(Value::null()); }
+bool Builder::boolean(bool v) { return add(Value::boolean(v)); }
+bool Builder::uinteger(uint64_t v) { return add(Value::uinteger(v)); }
+bool Builder::integer(int64_t v) { return add(Value::integer(v)); }
+bool Builder::f64(double v) { return add(Value::f64(v)); }
+bool Builder::f32(float v) { return add(Value::f32(v)); }
+
+bool Builder::string(std::string_view text, bool stable) {
+    return add(stable ? Value::str(text) : doc_.newString(text));
+}
+
+bool Builder::startArray(uint32_t /*sizeHint*/, uint64_t offset) {
+    if (failed_) return false;
+    if (frames_.size() >= kMaxInputDepth) {
+        fail("nesting deeper than " + std::to_string(kMaxInputDepth) + " levels",
+             "pypto IR is never this deep; the file is corrupt or not pypto IR", static_cast<int64_t>(offset));
+        return false;
+    }
+    frames_.push_back(Frame{false, static_cast<uint32_t>(scratch_.size()), offset, UINT32_MAX});
+    return true;
+}
+
+bool Builder::startMap(uint32_t sizeHint, uint64_t offset) {
+    bool ok = startArray(sizeHint, offset);
+    if (ok) frames_.back().isMap = true;
+    return ok;
+}
+
+bool Builder::key(std::string_view name) {
+    if (failed_) return false;
+    frames_.back().pendingKey = doc_.keys().intern(name);
+    return true;
+}
+
+bool Builder::endArray() {
+    if (failed_) return false;
+    Frame fr = frames_.back();
+    frames_.pop_back();
+    auto count = static_cast<uint32_t>(scratch_.size() - fr.base);
+    Array* a = doc_.newArray(count);
+    std::copy(scratch_.begin() + fr.base, scratch_.end(), a->items);
+    a->size = count;
+    scratch_.resize(fr.base);
+    scratchKeys_.resize(fr.base);
+    return add(Value::array(a));
+}
+
+Node* Builder::lookupId(uint64_t id) const {
+    if (id < byDenseId_.size() && byDenseId_[id]) return byDenseId_[id];
+    auto it = bySparseId_.find(id);
+    return it == bySparseId_.end() ? nullptr : it->second;
+}
+
+bool Builder::endMap() {
+    if (failed_) return false;
+    Frame fr = frames_.back();
+    auto count = static_cast<uint32_t>(scratch_.size() - fr.base);
+
+    // Members in canonical (byte) order; pypto writes them sorted, so sorting is normally a no-op.
+    std::vector<Member>& members = members_;
+    members.resize(count);
+    for (uint32_t i = 0; i < count; ++i) members[i] = Member{scratchKeys_[fr.base + i], scratch_[fr.base + i]};
+    const KeyTable& keys = doc_.keys();
+    auto byName = [&](const Member& a, const Member& b) { return keys.less(a.key, b.key); };
+    if (!std::is_sorted(members.begin(), members.end(), byName))
+        std::stable_sort(members.begin(), members.end(), byName);
+    for (uint32_t i = 1; i < count; ++i) {
+        if (members[i].key == members[i - 1].key) {
+            frames_.back().pendingKey = members[i].key;
+            fail("duplicate key '" + std::string(keys.name(members[i].key)) + "'", "each map key may occur once");
+            return false;
+        }
+    }
+    frames_.pop_back();
+    scratch_.resize(fr.base);
+    scratchKeys_.resize(fr.base);
+
+    auto find = [&](uint32_t key) -> const Value* {
+        for (const Member& m : members)
+            if (m.key == key) return &m.value;
+        return nullptr;
+    };
+    auto failHere = [&](uint32_t key, std::string message, std::string hint) {
+        frames_.push_back(Frame{true, static_cast<uint32_t>(scratch_.size()), fr.offset, key});
+        fail(std::move(message), std::move(hint), fr.offset == kUnknownOffset ? -1 : static_cast<int64_t>(fr.offset));
+        return false;
+    };
+    uint32_t offset32 = fr.offset > UINT32_MAX ? kUnknownOffset : static_cast<uint32_t>(fr.offset);
+
+    // {"ref": id}: another occurrence of a node (other keys are ignored, as pypto does).
+    if (const Value* ref = find(K::ref)) {
+        if (ref->kind != Kind::UInt)
+            return failHere(K::ref, "a reference id must be an unsigned integer",
+                            "write references as {\"ref\": <id of a node>}");
+        Value v;
+        v.kind = Kind::RefId;
+        v.u = ref->u;
+        v.aux = offset32;
+        return add(v);
+    }
+
+    // {"fields": {...}, "id": N, "type": "Name"}: a node.
+    if (const Value* fields = find(K::fields)) {
+        const Value* id = find(K::id);
+        const Value* type = find(K::type);
+        if (!id) return failHere(K::id, "node without an 'id'", "a node map has exactly the keys fields, id and type");
+        if (!type)
+            return failHere(K::type, "node without a 'type'", "a node map has exactly the keys fields, id and type");
+        if (count != 3)
+            return failHere(K::fields, "node map with keys other than fields, id and type",
+                            "a node map has exactly the keys fields, id and type");
+        if (id->kind != Kind::UInt)
+            return failHere(K::id, "a node id must be an unsigned integer", "ids are integers from 0 up");
+        if (type->kind != Kind::Str)
+            return failHere(K::type, "a node type must be a string", "for example \"Call\" or \"AssignStmt\"");
+        if (fields->kind != Kind::Map)
+            return failHere(K::fields, "a node's fields must be a map", "write the node's fields as a map");
+        if (lookupId(id->u))
+            return failHere(K::id, "duplicate node id " + std::to_string(id->u),
+                            "another node already has this id; every node id must be unique");
+        Node* registered = doc_.newNode(doc_.keys().intern(type->strView()), 0);
+        registered->offset = offset32;
+        registered->inputId = id->u;
+        registered->fields = *fields->m;
+        uint64_t dense = byDenseId_.size();
+        if (id->u < dense || id->u < 2 * doc_.nodes().size() + 1024) {
+            if (id->u >= dense) byDenseId_.resize(std::max<uint64_t>(id->u + 1, dense * 2), nullptr);
+            byDenseId_[id->u] = registered;
+        } else {
+            bySparseId_.emplace(id->u, registered);
+        }
+        return add(Value::node(registered));
+    }
+
+    // {"type": "Float64"|"Float32", "value": ...}: a tagged float (IR_FORMAT §11.8-11.9).
+    if (count == 2 && members[0].key == K::type && members[1].key == K::value && members[0].value.kind == Kind::Str) {
+        std::string_view tag = members[0].value.strView();
+        if (tag == "Float64" || tag == "Float32") {
+            const Value& v = members[1].value;
+            double d = 0;
+            if (v.kind == Kind::Str) {
+                std::string_view s = v.strView();
+                if (s == "NaN") d = std::numeric_limits<double>::quiet_NaN();
+                else if (s == "Infinity") d = std::numeric_limits<double>::infinity();
+                else if (s == "-Infinity") d = -std::numeric_limits<double>::infinity();
+                else
+                    return failHere(K::value, "unknown " + std::string(tag) + " spelling '" + std::string(s) + "'",
+                                    "use \"NaN\", \"Infinity\" or \"-Infinity\"");
+            } else if (v.kind == Kind::F64) {
+                d = v.d;
+            } else if (v.kind == Kind::UInt) {
+                d = static_cast<double>(v.u);
+            } else if (v.kind == Kind::Int) {
+                d = static_cast<double>(v.i);
+            } else {
+                return failHere(K::value, "a tagged " + std::string(tag) + " needs a number or a NaN/Infinity string",
+                                "write {\"type\": \"" + std::string(tag) + "\", \"value\": <number>}");
+            }
+            return add(tag == "Float64" ? Value::f64(d) : Value::f32(static_cast<float>(d)));
+        }
+    }
+
+    Map* m = doc_.newMap(count);
+    std::copy(members.begin(), members.end(), m->items);
+    m->size = count;
+    return add(Value::map(m));
+}
+
+bool Builder::finish() {
+    if (failed_) return false;
+    if (!haveResult_ || !frames_.empty()) {
+        fail("unexpected end of input", "the file is truncated");
+        return false;
+    }
+    if (result_.kind != Kind::Node) {
+        fail("the root value is not an IR node", "a pypto IR file holds one node map, normally a Program");
+        return false;
+    }
+    doc_.root() = result_;
+    auto lookup = [this](uint64_t id) { return lookupId(id); };
+    if (auto err = resolveAndValidate(doc_, lookup)) {
+        failed_ = true;
+        error_ = std::move(*err);
+        return false;
+    }
+    byDenseId_ = {};
+    bySparseId_ = {};
+    return true;
+}
+
+}  // namespace ptoplug::ir

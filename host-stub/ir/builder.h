@@ -1,0 +1,79 @@
+// Turns a stream of parse events (from the JSON or the MessagePack reader) into a Document.
+//
+// Both readers feed the same events, so every rule of IR_FORMAT §2 and §11 (node shape, references
+// resolved order-independently, tagged floats, duplicate ids, cycles, field kinds) lives here once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/document.h"
+#include "ir/error.h"
+
+namespace ptoplug::ir {
+
+/// Deepest nesting of maps and arrays accepted in an input (deeper input is rejected, not overflowed).
+inline constexpr size_t kMaxInputDepth = 10000;
+/// Longest chain of nodes containing nodes (through references too): bounds every recursive walk.
+inline constexpr size_t kMaxNodeDepth = 4000;
+inline constexpr uint32_t kUnknownOffset = UINT32_MAX;
+
+class Builder {
+public:
+    explicit Builder(Document& doc);
+
+    // Events. Each returns false once an error is recorded; the reader then stops.
+    bool null();
+    bool boolean(bool v);
+    bool uinteger(uint64_t v);
+    bool integer(int64_t v);
+    bool f64(double v);
+    bool f32(float v);
+    /// `stable`: `text` stays valid as long as the document (it is kept without copying).
+    bool string(std::string_view text, bool stable);
+    bool startArray(uint32_t sizeHint, uint64_t offset);
+    bool endArray();
+    bool startMap(uint32_t sizeHint, uint64_t offset);
+    bool key(std::string_view name);
+    bool endMap();
+
+    /// Records a reader-level error (syntax, truncation) at the current position.
+    void fail(std::string message, std::string hint, int64_t offset = -1);
+    bool failed() const { return failed_; }
+    /// The recorded error; its `pointer` is where the builder was when it happened.
+    const IrError& error() const { return error_; }
+
+    /// After the last event: resolves references, validates nodes, rejects cycles. On success the
+    /// document's root is set.
+    bool finish();
+
+private:
+    struct Frame {
+        bool isMap;
+        uint32_t base;     // first index of this container's items in scratch_
+        uint64_t offset;   // input offset of the container, or kUnknownOffset
+        uint32_t pendingKey;
+    };
+
+    bool add(Value v);
+    bool endMapAsNode(uint32_t base, uint64_t offset);
+    Node* lookupId(uint64_t id) const;
+    std::string currentPointer() const;
+
+    Document& doc_;
+    std::vector<Frame> frames_;
+    std::vector<Value> scratch_;
+    std::vector<uint32_t> scratchKeys_;  // parallel to scratch_ for map members
+    std::vector<Member> members_;        // the map being closed by endMap
+    std::vector<Node*> byDenseId_;
+    std::unordered_map<uint64_t, Node*> bySparseId_;
+    Value result_;
+    bool haveResult_ = false;
+    bool failed_ = false;
+    IrError error_;
+};
+
+}  // namespace ptoplug::ir

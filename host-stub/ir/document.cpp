@@ -1,0 +1,86 @@
+#include "ir/document.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptoplug::ir {
+
+KeyTable::KeyTable(Arena& arena) : arena_(arena) {
+    names_.reserve(K::kCount + 32);
+    for (std::string_view n : kKnownNames) intern(n);
+}
+
+uint32_t KeyTable::intern(std::string_view name) {
+    auto it = ids_.find(name);
+    if (it != ids_.end()) return it->second;
+    std::string_view owned = arena_.copy(name);
+    auto id = static_cast<uint32_t>(names_.size());
+    names_.push_back(owned);
+    ids_.emplace(owned, id);
+    return id;
+}
+
+Document::Document() : keys_(arena_) {}
+
+Node* Document::newNode(uint32_t type, uint32_t memberCapacity) {
+    Node* node = arena_.make<Node>();
+    node->type = type;
+    node->index = static_cast<uint32_t>(nodes_.size());
+    node->offset = 0;
+    node->inputId = 0;
+    node->fields.cap = memberCapacity;
+    node->fields.items = memberCapacity ? arena_.allocArray<Member>(memberCapacity) : nullptr;
+    nodes_.push_back(node);
+    return node;
+}
+
+Array* Document::newArray(uint32_t capacity) {
+    Array* a = arena_.make<Array>();
+    a->cap = capacity;
+    a->items = capacity ? arena_.allocArray<Value>(capacity) : nullptr;
+    return a;
+}
+
+Map* Document::newMap(uint32_t capacity) {
+    Map* m = arena_.make<Map>();
+    m->cap = capacity;
+    m->items = capacity ? arena_.allocArray<Member>(capacity) : nullptr;
+    return m;
+}
+
+namespace {
+template <class T>
+void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t needed) {
+    if (needed <= cap) return;
+    uint32_t next = std::max<uint32_t>(needed, cap ? cap * 2 : 4);
+    T* fresh = arena.allocArray<T>(next);
+    if (size) std::memcpy(static_cast<void*>(fresh), items, sizeof(T) * size);
+    items = fresh;
+    cap = next;
+}
+}  // namespace
+
+void Document::push(Array& array, Value v) { insert(array, array.size, &v, 1); }
+
+void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t count) {
+    growTo(arena_, array.items, array.size, array.cap, array.size + count);
+    std::memmove(static_cast<void*>(array.items + at + count), array.items + at,
+                 sizeof(Value) * (array.size - at));
+    std::memcpy(static_cast<void*>(array.items + at), first, sizeof(Value) * count);
+    array.size += count;
+}
+
+void Document::set(Map& map, uint32_t key, Value v) {
+    if (Value* existing = map.find(key)) {
+        *existing = v;
+        return;
+    }
+    growTo(arena_, map.items, map.size, map.cap, map.size + 1);
+    uint32_t at = 0;
+    while (at < map.size && keys_.less(map.items[at].key, key)) ++at;
+    std::memmove(static_cast<void*>(map.items + at + 1), map.items + at, sizeof(Member) * (map.size - at));
+    map.items[at] = Member{key, v};
+    ++map.size;
+}
+
+}  // namespace ptoplug::ir

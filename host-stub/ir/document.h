@@ -1,0 +1,184 @@
+// The in-memory form of one serialized pypto IR document (normally a Program).
+//
+// Every value of the file is kept, generically: maps, arrays, strings, numbers. Maps of the node shape
+// ({"fields", "id", "type"}) become Nodes, and every {"ref": id} becomes a pointer to the very same
+// Node, so node identity is pointer identity. Typed views (ir/access.h) sit on top of this; anything
+// the host does not interpret is still here and is written back unchanged.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/arena.h"
+#include "ir/known_names.h"
+
+namespace ptoplug::ir {
+
+/// The two serializations of pypto IR; Auto means "detect from the content" when reading.
+enum class Format { Auto, Json, MsgPack };
+
+enum class Kind : uint8_t {
+    Null,
+    Bool,
+    UInt,   ///< a non-negative integer (how both formats carry it)
+    Int,    ///< a negative integer
+    F64,
+    F32,
+    Str,
+    Array,
+    Map,
+    Node,   ///< a node occurrence (the place the input wrote it in full, or a node created in memory)
+    Ref,    ///< another occurrence of a node (the input wrote {"ref": id} here)
+    RefId,  ///< an unresolved {"ref": id}; only exists while a document is being read
+};
+
+struct Value;
+struct Member;
+struct Node;
+
+struct Array {
+    uint32_t size = 0;
+    uint32_t cap = 0;
+    Value* items = nullptr;
+    Value* begin() const { return items; }
+    Value* end() const;
+};
+
+struct Map {
+    uint32_t size = 0;
+    uint32_t cap = 0;
+    Member* items = nullptr;  ///< sorted by key name (byte order), keys unique
+    Member* begin() const { return items; }
+    Member* end() const;
+    Member* findMember(uint32_t key) const;
+    Value* find(uint32_t key) const;
+};
+
+/// 16 bytes: the payload plus, for strings, the length and, for references, the source offset.
+struct Value {
+    Kind kind = Kind::Null;
+    uint8_t reserved8 = 0;
+    uint16_t reserved16 = 0;
+    uint32_t aux = 0;  ///< Str: byte length; Ref/RefId: byte offset in the input (for errors)
+    union {
+        bool b;
+        uint64_t u;
+        int64_t i;
+        double d;
+        float f;
+        const char* s;
+        Array* a;
+        Map* m;
+        Node* n;
+    };
+
+    Value() : u(0) {}
+    static Value null() { return {}; }
+    static Value boolean(bool v) { Value x; x.kind = Kind::Bool; x.b = v; return x; }
+    static Value uinteger(uint64_t v) { Value x; x.kind = Kind::UInt; x.u = v; return x; }
+    /// Integers are stored as UInt when non-negative, as both formats and pypto's packer do.
+    static Value integer(int64_t v) {
+        if (v >= 0) return uinteger(static_cast<uint64_t>(v));
+        Value x; x.kind = Kind::Int; x.i = v; return x;
+    }
+    static Value f64(double v) { Value x; x.kind = Kind::F64; x.d = v; return x; }
+    static Value f32(float v) { Value x; x.kind = Kind::F32; x.f = v; return x; }
+    static Value str(std::string_view v) {
+        Value x; x.kind = Kind::Str; x.s = v.data(); x.aux = static_cast<uint32_t>(v.size()); return x;
+    }
+    static Value array(Array* v) { Value x; x.kind = Kind::Array; x.a = v; return x; }
+    static Value map(Map* v) { Value x; x.kind = Kind::Map; x.m = v; return x; }
+    static Value node(Node* v) { Value x; x.kind = Kind::Node; x.n = v; return x; }
+    static Value ref(Node* v) { Value x; x.kind = Kind::Ref; x.n = v; return x; }
+
+    bool isNode() const { return kind == Kind::Node || kind == Kind::Ref; }
+    bool isInteger() const { return kind == Kind::UInt || kind == Kind::Int; }
+    std::string_view strView() const { return {s, aux}; }
+    Node* asNode() const { return isNode() ? n : nullptr; }
+};
+static_assert(sizeof(Value) == 16);
+
+struct Member {
+    uint32_t key;
+    Value value;
+};
+
+struct Node {
+    uint32_t type;    ///< interned node type name (K::Call, ...)
+    uint32_t index;   ///< dense index in Document::nodes(), for side tables
+    uint32_t offset;  ///< byte offset of the node in its input (0 for created nodes)
+    uint64_t inputId; ///< the id the input gave it (0 for created nodes)
+    Map fields;
+
+    Value* field(uint32_t key) const { return fields.find(key); }
+};
+
+inline Value* Array::end() const { return items + size; }
+inline Member* Map::end() const { return items + size; }
+inline Member* Map::findMember(uint32_t key) const {
+    for (uint32_t i = 0; i < size; ++i)
+        if (items[i].key == key) return &items[i];
+    return nullptr;
+}
+inline Value* Map::find(uint32_t key) const {
+    Member* m = findMember(key);
+    return m ? &m->value : nullptr;
+}
+
+/// Interned names of map keys and node types. Ids below K::kCount are the known names.
+class KeyTable {
+public:
+    explicit KeyTable(Arena& arena);
+    uint32_t intern(std::string_view name);
+    std::string_view name(uint32_t id) const { return names_[id]; }
+    /// Key ids compare in the byte order of their names (the canonical key order).
+    bool less(uint32_t a, uint32_t b) const { return names_[a] < names_[b]; }
+
+private:
+    Arena& arena_;
+    std::vector<std::string_view> names_;
+    std::unordered_map<std::string_view, uint32_t> ids_;
+};
+
+class Document {
+public:
+    Document();
+    Document(const Document&) = delete;
+    Document& operator=(const Document&) = delete;
+
+    Arena& arena() { return arena_; }
+    KeyTable& keys() { return keys_; }
+    const KeyTable& keys() const { return keys_; }
+    Value& root() { return root_; }
+    const Value& root() const { return root_; }
+    const std::vector<Node*>& nodes() const { return nodes_; }
+    /// The format the document was read from (Auto for documents built in memory).
+    Format inputFormat() const { return inputFormat_; }
+    void setInputFormat(Format f) { inputFormat_ = f; }
+
+    /// Keeps `buffer` alive as long as the document: strings may point into it (zero-copy reads).
+    void retain(std::shared_ptr<const void> buffer) { retained_.push_back(std::move(buffer)); }
+
+    // --- construction (used by readers and by the rewriter) --------------------------------------
+    Node* newNode(uint32_t type, uint32_t memberCapacity);
+    Array* newArray(uint32_t capacity);
+    Map* newMap(uint32_t capacity);
+    Value newString(std::string_view text) { return Value::str(arena_.copy(text)); }
+    void push(Array& array, Value v);
+    void insert(Array& array, uint32_t at, const Value* first, uint32_t count);
+    /// Sets `key` in `map`, keeping members sorted; replaces an existing member's value.
+    void set(Map& map, uint32_t key, Value v);
+
+private:
+    Arena arena_;
+    KeyTable keys_;
+    Value root_;
+    std::vector<Node*> nodes_;
+    std::vector<std::shared_ptr<const void>> retained_;
+    Format inputFormat_ = Format::Auto;
+};
+
+}  // namespace ptoplug::ir

@@ -1,0 +1,19 @@
+#include "ir/error.h"
+
+namespace ptoplug::ir {
+
+std::string IrError::format() const {
+    std::string out = file.empty() ? "<input>" : file;
+    if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+    out += ": error: " + message;
+    if (!pointer.empty() || offset >= 0) {
+        out += " (at ";
+        if (!pointer.empty()) out += pointer;
+        if (offset >= 0) out += (pointer.empty() ? "byte " : ", byte ") + std::to_string(offset);
+        out += ")";
+    }
+    if (!hint.empty()) out += "\n  hint: " + hint;
+    return out;
+}
+
+}  // namespace ptoplug::ir

@@ -1,0 +1,73 @@
+#include "ir/placement.h"
+
+namespace ptoplug::ir {
+namespace {
+
+enum class Pass { AssignIds, PlaceByReadOrder, PlaceRemaining };
+
+class Placer {
+public:
+    Placer(const Document& doc, Layout& layout) : layout_(layout) {
+        layout_.ids.assign(doc.nodes().size(), UINT64_MAX);
+        layout_.fullAt.assign(doc.nodes().size(), nullptr);
+    }
+
+    void run(const Value& root) {
+        pass_ = Pass::AssignIds;
+        visit(root, 0);
+        pass_ = Pass::PlaceByReadOrder;
+        visit(root, 0);
+        pass_ = Pass::PlaceRemaining;
+        visit(root, 0);
+    }
+
+private:
+    bool readOrder() const { return pass_ == Pass::PlaceByReadOrder; }
+
+    void visit(const Value& v, uint32_t parentKey) {
+        switch (v.kind) {
+            case Kind::Array:
+                for (const Value& item : *v.a) visit(item, parentKey);
+                return;
+            case Kind::Map:
+                forEachMemberInOrder(*v.m, parentKey, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+                return;
+            case Kind::Node:
+            case Kind::Ref: visitNode(v); return;
+            default: return;
+        }
+    }
+
+    void visitNode(const Value& occurrence) {
+        const Node& n = *occurrence.n;
+        bool descend = false;
+        switch (pass_) {
+            case Pass::AssignIds:
+                if (layout_.ids[n.index] == UINT64_MAX) {
+                    layout_.ids[n.index] = nextId_++;
+                    descend = true;
+                }
+                break;
+            case Pass::PlaceByReadOrder:
+            case Pass::PlaceRemaining:
+                if (!layout_.fullAt[n.index]) layout_.fullAt[n.index] = &occurrence;
+                descend = layout_.fullAt[n.index] == &occurrence;
+                break;
+        }
+        if (descend) forEachFieldInOrder(n, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+    }
+
+    Layout& layout_;
+    Pass pass_ = Pass::AssignIds;
+    uint64_t nextId_ = 0;
+};
+
+}  // namespace
+
+Layout computeLayout(const Document& doc) {
+    Layout layout;
+    Placer(doc, layout).run(doc.root());
+    return layout;
+}
+
+}  // namespace ptoplug::ir

@@ -1,0 +1,33 @@
+// Where each node goes when a document is written (IR_FORMAT §11.4-11.5):
+// * ids are fresh, assigned in pre-order following pypto's *emit* order, so ids equal pypto's own;
+// * a node is written in full at its first occurrence in pypto's *read* order (so pypto's reader can
+//   always resolve every later reference), and as {"ref": id} everywhere else; a node that occurs only
+//   under fields pypto never reads goes in full at its first occurrence in emit order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/document.h"
+
+namespace ptoplug::ir {
+
+struct Layout {
+    std::vector<uint64_t> ids;          ///< output id per Node::index (UINT64_MAX: unreachable node)
+    std::vector<const Value*> fullAt;   ///< the occurrence written in full, per Node::index
+};
+
+Layout computeLayout(const Document& doc);
+
+/// Calls `f(const Member&)` for each field of `node` in pypto's emit order (or read order, skipping the
+/// fields pypto never reads). Fields the schema does not list follow in key order.
+template <class F>
+void forEachFieldInOrder(const Node& node, bool readOrder, F&& f);
+
+/// The same for an inline map held under key `parentKey` (type maps and tile views have their own order).
+template <class F>
+void forEachMemberInOrder(const Map& map, uint32_t parentKey, bool readOrder, F&& f);
+
+}  // namespace ptoplug::ir
+
+#include "ir/placement_inl.h"

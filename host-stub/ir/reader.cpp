@@ -1,0 +1,115 @@
+#include "ir/reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+
+#include "ir/builder.h"
+
+namespace ptoplug::ir {
+namespace {
+
+bool isMsgPackMapMarker(unsigned char c) { return (c >= 0x80 && c <= 0x8f) || c == 0xde || c == 0xdf; }
+
+void setLineColumn(IrError& err, std::string_view bytes) {
+    if (err.offset < 0) return;
+    auto end = static_cast<size_t>(err.offset) < bytes.size() ? static_cast<size_t>(err.offset) : bytes.size();
+    int64_t line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < end; ++i)
+        if (bytes[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    err.line = line;
+    err.column = static_cast<int64_t>(end - lineStart) + 1;
+}
+
+IrError fileError(const std::string& name, std::string message, std::string hint) {
+    IrError e;
+    e.file = name;
+    e.message = std::move(message);
+    e.hint = std::move(hint);
+    return e;
+}
+
+}  // namespace
+
+Expected<Format> detectFormat(std::string_view bytes) {
+    if (bytes.empty()) return fileError("", "empty file", "an IR file holds one serialized pypto Program");
+    if (isMsgPackMapMarker(static_cast<unsigned char>(bytes[0]))) return Format::MsgPack;
+    size_t i = 0;
+    while (i < bytes.size() && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\n' || bytes[i] == '\r')) ++i;
+    if (i == bytes.size()) return fileError("", "empty file (only whitespace)", "an IR file holds one serialized pypto Program");
+    if (bytes[i] == '{') return Format::Json;
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(bytes[i]));
+    IrError e = fileError("", std::string("neither JSON nor MessagePack (first byte ") + hex + ")",
+                          "pass a pypto IR file: MessagePack as pypto writes it, or its JSON form");
+    e.offset = static_cast<int64_t>(i);
+    return e;
+}
+
+Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name,
+                                                 std::shared_ptr<const void> keepAlive) {
+    if (format == Format::Auto) {
+        auto detected = detectFormat(bytes);
+        if (!detected) {
+            detected.error().file = name;
+            return detected.error();
+        }
+        format = *detected;
+    } else if (bytes.empty()) {
+        return fileError(name, "empty file", "an IR file holds one serialized pypto Program");
+    }
+    auto doc = std::make_unique<Document>();
+    Builder builder(*doc);
+    IrError parseError;
+    bool ok = format == Format::Json ? parseJson(bytes, builder, parseError)
+                                     : parseMsgPack(bytes, builder, keepAlive != nullptr, parseError);
+    if (!ok) {
+        IrError err = builder.failed() ? builder.error() : parseError;
+        if (!builder.failed() && err.pointer.empty()) err.pointer = builder.error().pointer;
+        err.file = name;
+        if (format == Format::Json) setLineColumn(err, bytes);
+        return err;
+    }
+    if (keepAlive) doc->retain(std::move(keepAlive));
+    doc->setInputFormat(format);
+    return doc;
+}
+
+Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format) {
+    if (path == "-") {
+        auto text = std::make_shared<std::string>(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        std::string_view bytes(*text);
+        return readDocument(bytes, format, "<stdin>", std::move(text));
+    }
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fileError(path, std::string("cannot open: ") + std::strerror(errno), "check the path and its permissions");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return fileError(path, "not a regular file", "pass a file, not a directory or device");
+    }
+    auto size = static_cast<size_t>(st.st_size);
+    if (size == 0) {
+        ::close(fd);
+        return fileError(path, "empty file", "an IR file holds one serialized pypto Program");
+    }
+    // Mapped read-only and private: the input is never modified, and its page-cache pages are shared
+    // instead of copied into fresh memory.
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (mapped == MAP_FAILED) return fileError(path, std::string("cannot map: ") + std::strerror(errno), "");
+    std::shared_ptr<const void> keep(mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
+    return readDocument(std::string_view(static_cast<const char*>(mapped), size), format, path, std::move(keep));
+}
+
+}  // namespace ptoplug::ir

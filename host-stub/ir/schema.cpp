@@ -1,0 +1,180 @@
+#include "ir/schema.h"
+
+#include <array>
+
+#include "ir/known_names.h"
+
+namespace ptoplug::ir {
+namespace {
+
+using FK = FieldKind;
+using ES = EnumSet;
+
+FieldSpec req(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, true, false, e}; }
+FieldSpec opt(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, false, false, e}; }
+FieldSpec optNullable(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, false, true, e}; }
+
+struct Table {
+    std::array<NodeSchema, K::kCount> byType{};
+    std::array<bool, K::kCount> known{};
+
+    NodeSchema& add(uint32_t type, std::vector<FieldSpec> fields, std::vector<uint32_t> emit,
+                    std::vector<uint32_t> read = {}, std::vector<uint32_t> unread = {}, bool same = true) {
+        NodeSchema& s = byType[type];
+        s.type = type;
+        fields.push_back(opt(K::span, FK::Span));
+        if (isStmtType(type)) fields.push_back(opt(K::leading_comments, FK::StrList));
+        s.fields = std::move(fields);
+        s.readOrder = same ? emit : std::move(read);
+        s.emitOrder = std::move(emit);
+        s.unread = std::move(unread);
+        known[type] = true;
+        return s;
+    }
+
+    Table() {
+        add(K::Program, {req(K::name, FK::Str), req(K::functions, FK::Functions)}, {K::functions});
+        add(K::Function,
+            {req(K::name, FK::Str), req(K::params, FK::NodeList),
+             opt(K::param_directions, FK::EnumList, ES::ParamDirection), opt(K::func_type, FK::Enum, ES::FunctionType),
+             optNullable(K::level, FK::Enum, ES::Level), optNullable(K::role, FK::Enum, ES::Role),
+             opt(K::attrs, FK::Attrs), opt(K::requires_runtime_binding, FK::Bool), req(K::return_types, FK::TypeList),
+             req(K::body, FK::Node)},
+            {K::params, K::attrs, K::return_types, K::body}, {K::params, K::return_types, K::attrs, K::body}, {},
+            false);
+        add(K::Var, {req(K::type, FK::Type), req(K::name_hint, FK::Str)}, {K::type});
+        add(K::IterArg, {req(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::initValue, FK::Node)},
+            {K::type, K::initValue});
+        add(K::MemRef,
+            {opt(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::base, FK::Node), req(K::byte_offset, FK::Node),
+             req(K::size, FK::UInt64), opt(K::is_pinned, FK::Bool), opt(K::slot_count, FK::UInt64),
+             optNullable(K::slot_index, FK::OptNode)},
+            {K::type, K::base, K::byte_offset, K::slot_index}, {K::byte_offset, K::base, K::slot_index}, {K::type},
+            false);
+        add(K::WindowBuffer,
+            {opt(K::type, FK::Type), opt(K::name_hint, FK::Str), req(K::base, FK::Node), req(K::size, FK::Node),
+             opt(K::load_from_host, FK::Bool), opt(K::store_to_host, FK::Bool)},
+            {K::type, K::base, K::size}, {K::base, K::size}, {K::type}, false);
+        add(K::ConstInt, {req(K::type, FK::Type), req(K::value, FK::Int64)}, {K::type});
+        add(K::ConstFloat, {req(K::type, FK::Type), req(K::value, FK::Float)}, {K::type});
+        add(K::ConstBool, {opt(K::type, FK::Type), req(K::value, FK::Bool)}, {K::type}, {}, {K::type}, false);
+        add(K::Call,
+            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList), optNullable(K::attrs, FK::Attrs),
+             req(K::kwargs, FK::Attrs)},
+            {K::type, K::args, K::attrs, K::kwargs});
+        add(K::Submit,
+            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList), req(K::deps, FK::NodeList),
+             optNullable(K::core_num, FK::OptNode), opt(K::sync_start, FK::Bool),
+             opt(K::allow_early_resolve, FK::Bool), optNullable(K::predicate, FK::OptNode),
+             optNullable(K::attrs, FK::Attrs), req(K::kwargs, FK::Attrs)},
+            {K::type, K::args, K::deps, K::core_num, K::predicate, K::attrs, K::kwargs});
+        add(K::MakeTuple, {opt(K::type, FK::Type), req(K::elements, FK::NodeList)}, {K::type, K::elements},
+            {K::elements}, {K::type}, false);
+        add(K::TupleGetItemExpr, {opt(K::type, FK::Type), req(K::tuple, FK::Node), req(K::index, FK::Int32)},
+            {K::type, K::tuple}, {K::tuple}, {K::type}, false);
+        for (uint32_t t = K::Add; t <= K::BitShiftRight; ++t)
+            add(t, {req(K::type, FK::Type), req(K::left, FK::Node), req(K::right, FK::Node)},
+                {K::type, K::left, K::right});
+        for (uint32_t t = K::Abs; t <= K::Cast; ++t)
+            add(t, {req(K::type, FK::Type), req(K::operand, FK::Node)}, {K::type, K::operand});
+
+        add(K::AssignStmt, {req(K::var, FK::Node), req(K::value, FK::Node)}, {K::var, K::value});
+        add(K::EvalStmt, {req(K::expr, FK::Node)}, {K::expr});
+        add(K::ReturnStmt, {req(K::value, FK::NodeList)}, {K::value});
+        add(K::YieldStmt, {req(K::value, FK::NodeList)}, {K::value});
+        add(K::SeqStmts, {req(K::stmts, FK::NodeList)}, {K::stmts});
+        add(K::IfStmt,
+            {req(K::condition, FK::Node), req(K::then_body, FK::Node), optNullable(K::else_body, FK::OptNode),
+             req(K::return_vars, FK::NodeList)},
+            {K::condition, K::then_body, K::else_body, K::return_vars});
+        add(K::ForStmt,
+            {req(K::loop_var, FK::Node), req(K::start, FK::Node), req(K::stop, FK::Node), req(K::step, FK::Node),
+             req(K::iter_args, FK::NodeList), req(K::body, FK::Node), req(K::return_vars, FK::NodeList),
+             opt(K::kind, FK::Enum, ES::ForKind), optNullable(K::attrs, FK::Attrs)},
+            {K::loop_var, K::start, K::stop, K::step, K::iter_args, K::body, K::return_vars, K::attrs});
+        add(K::WhileStmt,
+            {req(K::condition, FK::Node), req(K::iter_args, FK::NodeList), req(K::body, FK::Node),
+             req(K::return_vars, FK::NodeList)},
+            {K::iter_args, K::condition, K::body, K::return_vars}, {K::condition, K::iter_args, K::body, K::return_vars},
+            {}, false);
+        add(K::BreakStmt, {}, {});
+        add(K::ContinueStmt, {}, {});
+        add(K::InlineStmt, {req(K::body, FK::Str), opt(K::language, FK::Enum, ES::InlineLanguage)}, {});
+
+        auto scope = [&](uint32_t type, std::vector<FieldSpec> extra, std::vector<uint32_t> emit,
+                         std::vector<uint32_t> read) {
+            extra.push_back(opt(K::name_hint, FK::Str));
+            extra.push_back(req(K::body, FK::Node));
+            extra.push_back(optNullable(K::attrs, FK::Attrs));
+            add(type, std::move(extra), std::move(emit), std::move(read), {}, false);
+        };
+        const std::vector<uint32_t> bodyAttrs{K::body, K::attrs};
+        scope(K::InCoreScopeStmt, {optNullable(K::split, FK::Enum, ES::SplitMode)}, bodyAttrs, bodyAttrs);
+        scope(K::ClusterScopeStmt, {}, bodyAttrs, bodyAttrs);
+        scope(K::HierarchyScopeStmt, {req(K::level, FK::Enum, ES::Level), optNullable(K::role, FK::Enum, ES::Role)},
+              bodyAttrs, bodyAttrs);
+        scope(K::SpmdScopeStmt, {req(K::core_num, FK::Node), opt(K::sync_start, FK::Bool)},
+              {K::body, K::attrs, K::core_num}, {K::core_num, K::body, K::attrs});
+        scope(K::SplitAivScopeStmt, {req(K::split, FK::Enum, ES::SplitMode), req(K::count, FK::Int32)}, bodyAttrs,
+              bodyAttrs);
+        scope(K::RuntimeScopeStmt, {opt(K::manual, FK::Bool)}, bodyAttrs, bodyAttrs);
+        scope(K::CommDomainScopeStmt, {req(K::devices, FK::Int64List), req(K::slots, FK::NodeList)},
+              {K::body, K::attrs, K::slots}, {K::slots, K::body, K::attrs});
+    }
+};
+
+const Table& table() {
+    static const Table t;
+    return t;
+}
+
+}  // namespace
+
+const NodeSchema* schemaFor(uint32_t nodeType) {
+    const Table& t = table();
+    return nodeType < K::kCount && t.known[nodeType] ? &t.byType[nodeType] : nullptr;
+}
+
+bool enumCodeValid(EnumSet set, uint64_t code) {
+    switch (set) {
+        case EnumSet::DataType:
+            switch (code) {
+                case 0: case 16: case 17: case 18: case 19: case 20: case 21: case 32: case 33: case 34:
+                case 35: case 36: case 48: case 49: case 50: case 51: case 52: case 53: case 54: case 64:
+                case 65: case 66: case 80:
+                    return true;
+                default:
+                    return false;
+            }
+        case EnumSet::FunctionType: return code <= 8;
+        case EnumSet::Level: return code <= 9 || code == 255;
+        case EnumSet::Role: return code <= 1;
+        case EnumSet::ParamDirection: return code <= 2;
+        case EnumSet::ArgDirection: return code <= 5;
+        case EnumSet::ForKind: return code <= 3;
+        case EnumSet::SplitMode: return code <= 2;
+        case EnumSet::MemorySpace: return code <= 9;
+        case EnumSet::InlineLanguage: return code == 0;
+        case EnumSet::None: return true;
+    }
+    return false;
+}
+
+const char* enumSetName(EnumSet set) {
+    switch (set) {
+        case EnumSet::DataType: return "DataType";
+        case EnumSet::FunctionType: return "FunctionType";
+        case EnumSet::Level: return "Level";
+        case EnumSet::Role: return "Role";
+        case EnumSet::ParamDirection: return "ParamDirection";
+        case EnumSet::ArgDirection: return "ArgDirection";
+        case EnumSet::ForKind: return "ForKind";
+        case EnumSet::SplitMode: return "SplitMode";
+        case EnumSet::MemorySpace: return "MemorySpace";
+        case EnumSet::InlineLanguage: return "InlineLanguage";
+        case EnumSet::None: return "code";
+    }
+    return "code";
+}
+
+}  // namespace ptoplug::ir

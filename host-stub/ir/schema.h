@@ -1,0 +1,62 @@
+// What the host knows about each pypto node type (IR_FORMAT §6): the kind of every field (for
+// validation), and the order in which pypto's writer emits and its reader reads the node-bearing
+// fields (for id assignment and full-node placement, §11.4-11.5). One table, used by the reader, the
+// writer and the printer alike.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace ptoplug::ir {
+
+enum class FieldKind : uint8_t {
+    Any,
+    Node,       ///< a node (full or ref)
+    OptNode,    ///< a node or nil
+    NodeList,   ///< array of nodes
+    Type,       ///< inline type map (§4)
+    TypeList,   ///< array of type maps
+    Span,       ///< inline span map (§3.1)
+    Str,
+    StrList,
+    Bool,
+    Int64,      ///< signed 64-bit integer
+    UInt64,     ///< unsigned 64-bit integer
+    Int32,      ///< signed 32-bit integer
+    Float,      ///< float64 (an integer is accepted: pypto packs integral doubles as integers)
+    Attrs,      ///< kwargs-style array of {key, value} (§5)
+    Op,         ///< {is_global_var, name} (§3.2)
+    Functions,  ///< Program.functions: array of {key: Op, value: Function node}
+    Int64List,
+    Enum,       ///< an enum code, range-checked by `enumSet`
+    EnumList,   ///< array of enum codes
+};
+
+/// The enums of IR_FORMAT §7 that appear as bare codes.
+enum class EnumSet : uint8_t { None, DataType, FunctionType, Level, Role, ParamDirection, ArgDirection, ForKind, SplitMode, MemorySpace, InlineLanguage };
+
+struct FieldSpec {
+    uint32_t key;
+    FieldKind kind;
+    bool required;
+    bool nullable;  ///< nil is accepted in place of the value
+    EnumSet enumSet;
+};
+
+struct NodeSchema {
+    uint32_t type = 0;
+    std::vector<FieldSpec> fields;
+    std::vector<uint32_t> emitOrder;  ///< node-bearing fields in pypto's writer order
+    std::vector<uint32_t> readOrder;  ///< node-bearing fields in pypto's reader order
+    std::vector<uint32_t> unread;     ///< node-bearing fields pypto's reader never reads
+};
+
+/// The schema of a known node type; nullptr for unknown types (kept generically).
+const NodeSchema* schemaFor(uint32_t nodeType);
+
+/// True if `code` is a valid code of `set` (IR_FORMAT §7).
+bool enumCodeValid(EnumSet set, uint64_t code);
+const char* enumSetName(EnumSet set);
+
+}  // namespace ptoplug::ir

@@ -1,0 +1,372 @@
+#include "ir/validate.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/pointer.h"
+#include "ir/schema.h"
+
+namespace ptoplug::ir {
+namespace {
+
+const char* kindName(const Value& v) {
+    switch (v.kind) {
+        case Kind::Null: return "nil";
+        case Kind::Bool: return "a boolean";
+        case Kind::UInt:
+        case Kind::Int: return "an integer";
+        case Kind::F64:
+        case Kind::F32: return "a float";
+        case Kind::Str: return "a string";
+        case Kind::Array: return "an array";
+        case Kind::Map: return "a map";
+        case Kind::Node:
+        case Kind::Ref:
+        case Kind::RefId: return "a node";
+    }
+    return "a value";
+}
+
+class Validator {
+public:
+    Validator(Document& doc, const IdLookup& lookup) : doc_(doc), lookup_(lookup) {}
+
+    Status run() {
+        walk(doc_.root());
+        if (!failed_) checkGraph();
+        return failed_ ? Status(error_) : std::nullopt;
+    }
+
+private:
+    void failAt(const Value* where, std::string message, std::string hint) {
+        if (failed_) return;
+        failed_ = true;
+        error_.pointer = pointerTo(doc_, where);
+        error_.message = std::move(message);
+        error_.hint = std::move(hint);
+        uint32_t offset = kUnknownOffset;
+        if (where->kind == Kind::Ref || where->kind == Kind::RefId) offset = where->aux;
+        else if (where->kind == Kind::Node) offset = where->n->offset;
+        else offset = nearestNodeOffset_;
+        if (offset != kUnknownOffset) error_.offset = offset;
+    }
+
+    void walk(Value& v) {
+        if (failed_) return;
+        switch (v.kind) {
+            case Kind::RefId: {
+                Node* target = lookup_(v.u);
+                if (!target) {
+                    failAt(&v, "reference to unknown node id " + std::to_string(v.u),
+                           "every {\"ref\": id} must name the id of a node written in full somewhere in the file");
+                    return;
+                }
+                uint32_t offset = v.aux;
+                v = Value::ref(target);
+                v.aux = offset;
+                return;
+            }
+            case Kind::Array:
+                for (Value& item : *v.a) walk(item);
+                return;
+            case Kind::Map:
+                for (Member& m : *v.m) walk(m.value);
+                return;
+            case Kind::Node: {
+                uint32_t saved = nearestNodeOffset_;
+                nearestNodeOffset_ = v.n->offset;
+                for (Member& m : v.n->fields) walk(m.value);
+                if (const NodeSchema* schema = schemaFor(v.n->type)) checkNode(v, *schema);
+                nearestNodeOffset_ = saved;
+                return;
+            }
+            default:
+                return;
+        }
+    }
+
+    std::string nodeName(const Node& n) const { return std::string(doc_.keys().name(n.type)); }
+
+    void checkNode(const Value& nodeValue, const NodeSchema& schema) {
+        const Node& n = *nodeValue.n;
+        for (const FieldSpec& spec : schema.fields) {
+            const Value* field = n.field(spec.key);
+            std::string fieldName(doc_.keys().name(spec.key));
+            if (!field) {
+                if (spec.required)
+                    failAt(&nodeValue, "missing required field '" + fieldName + "' of a " + nodeName(n) + " node",
+                           "add the field; see IR_FORMAT §6 for the fields of " + nodeName(n));
+                continue;
+            }
+            if (spec.nullable && field->kind == Kind::Null) continue;
+            checkField(*field, spec.kind, spec.enumSet, nodeName(n) + "." + fieldName);
+            if (failed_) return;
+        }
+        if (n.type == K::ForStmt && n.field(K::chunk_config))
+            failAt(n.field(K::chunk_config), "legacy field 'chunk_config' in a ForStmt",
+                   "pypto no longer accepts chunk_config; re-export the program with a current pypto");
+    }
+
+    void expected(const Value& v, const std::string& what, const std::string& where, const char* expectedText) {
+        failAt(&v, "expected " + std::string(expectedText) + " for " + where + ", found " + kindName(v),
+               what.empty() ? "see IR_FORMAT §6 for the field kinds" : what);
+    }
+
+    void checkInt(const Value& v, const std::string& where, int64_t lo, int64_t hi, const char* what) {
+        bool ok = (v.kind == Kind::UInt && v.u <= static_cast<uint64_t>(hi)) || (v.kind == Kind::Int && v.i >= lo);
+        if (ok) return;
+        if (v.isInteger())
+            failAt(&v, "integer out of range for " + std::string(what) + " in " + where,
+                   "the value must lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        else
+            expected(v, "", where, "an integer");
+    }
+
+    void checkField(const Value& v, FieldKind kind, EnumSet enumSet, const std::string& where) {
+        switch (kind) {
+            case FieldKind::Any: return;
+            case FieldKind::Node:
+                if (!v.isNode()) expected(v, "", where, "a node ({\"fields\",\"id\",\"type\"} or {\"ref\": id})");
+                return;
+            case FieldKind::OptNode:
+                if (!v.isNode() && v.kind != Kind::Null) expected(v, "", where, "a node or nil");
+                return;
+            case FieldKind::NodeList:
+            case FieldKind::TypeList:
+            case FieldKind::StrList:
+            case FieldKind::Int64List:
+            case FieldKind::EnumList: {
+                if (v.kind != Kind::Array) return expected(v, "", where, "an array");
+                FieldKind item = kind == FieldKind::NodeList   ? FieldKind::Node
+                                 : kind == FieldKind::TypeList ? FieldKind::Type
+                                 : kind == FieldKind::StrList  ? FieldKind::Str
+                                 : kind == FieldKind::EnumList ? FieldKind::Enum
+                                                               : FieldKind::Int64;
+                for (uint32_t i = 0; i < v.a->size && !failed_; ++i)
+                    checkField(v.a->items[i], item, enumSet, where + "[" + std::to_string(i) + "]");
+                return;
+            }
+            case FieldKind::Type: return checkType(v, where);
+            case FieldKind::Span: {
+                if (v.kind != Kind::Map) return expected(v, "", where, "a span map");
+                for (const Member& m : *v.m) {
+                    if (m.key == K::filename) {
+                        if (m.value.kind != Kind::Str) expected(m.value, "", where + ".filename", "a string");
+                    } else if (m.key == K::begin_line || m.key == K::begin_column || m.key == K::end_line ||
+                               m.key == K::end_column) {
+                        checkInt(m.value, where, std::numeric_limits<int64_t>::min(),
+                                 std::numeric_limits<int64_t>::max(), "int64");
+                    }
+                }
+                return;
+            }
+            case FieldKind::Str:
+                if (v.kind != Kind::Str) expected(v, "", where, "a string");
+                return;
+            case FieldKind::Bool:
+                if (v.kind != Kind::Bool) expected(v, "", where, "a boolean");
+                return;
+            case FieldKind::Int64:
+                return checkInt(v, where, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                                "int64");
+            case FieldKind::UInt64:
+                if (v.kind == Kind::Int)
+                    failAt(&v, "integer out of range for uint64 in " + where, "the value must not be negative");
+                else if (v.kind != Kind::UInt)
+                    expected(v, "", where, "an unsigned integer");
+                return;
+            case FieldKind::Int32:
+                return checkInt(v, where, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
+                                "int32");
+            case FieldKind::Float:
+                if (v.kind != Kind::F64 && !v.isInteger()) expected(v, "", where, "a number");
+                return;
+            case FieldKind::Enum:
+                if (v.kind != Kind::UInt) return expected(v, "", where, "an enum code (unsigned integer)");
+                if (!enumCodeValid(enumSet, v.u))
+                    failAt(&v, std::string(enumSetName(enumSet)) + " code " + std::to_string(v.u) + " out of range in " +
+                                   where,
+                           "see IR_FORMAT §7 for the valid codes");
+                return;
+            case FieldKind::Attrs: return checkAttrs(v, where);
+            case FieldKind::Op: return checkOp(v, where);
+            case FieldKind::Functions: {
+                if (v.kind != Kind::Array) return expected(v, "", where, "an array of {key, value} maps");
+                for (const Value& entry : *v.a) {
+                    if (failed_) return;
+                    if (entry.kind != Kind::Map) return expected(entry, "", where, "a {key, value} map");
+                    const Value* key = entry.m->find(K::key);
+                    const Value* fn = entry.m->find(K::value);
+                    if (!key || !fn)
+                        return failAt(&entry, "function entry without 'key' or 'value' in " + where,
+                                      "each entry is {\"key\": {\"is_global_var\": true, \"name\": ...}, "
+                                      "\"value\": <Function node>}");
+                    checkOp(*key, where + ".key");
+                    if (!fn->isNode() || fn->n->type != K::Function)
+                        expected(*fn, "", where + ".value", "a Function node");
+                }
+                return;
+            }
+        }
+    }
+
+    void checkOp(const Value& v, const std::string& where) {
+        if (v.kind != Kind::Map) return expected(v, "", where, "an op map {is_global_var, name}");
+        const Value* global = v.m->find(K::is_global_var);
+        const Value* name = v.m->find(K::name);
+        if (!global || !name)
+            return failAt(&v, "op map without 'is_global_var' or 'name' in " + where,
+                          "write ops as {\"is_global_var\": bool, \"name\": string}");
+        if (global->kind != Kind::Bool) return expected(*global, "", where + ".is_global_var", "a boolean");
+        if (name->kind != Kind::Str) expected(*name, "", where + ".name", "a string");
+    }
+
+    void checkType(const Value& v, const std::string& where) {
+        if (v.kind != Kind::Map) return expected(v, "", where, "a type map");
+        const Value* kind = v.m->find(K::type_kind);
+        if (!kind) return failAt(&v, "type map without 'type_kind' in " + where, "every type names its type_kind");
+        if (kind->kind != Kind::Str) return expected(*kind, "", where + ".type_kind", "a string");
+        for (const Member& m : *v.m) {
+            if (failed_) return;
+            switch (m.key) {
+                case K::dtype: checkField(m.value, FieldKind::Enum, EnumSet::DataType, where + ".dtype"); break;
+                case K::shape: checkField(m.value, FieldKind::NodeList, EnumSet::None, where + ".shape"); break;
+                case K::types: checkField(m.value, FieldKind::TypeList, EnumSet::None, where + ".types"); break;
+                case K::window_buffer:
+                    checkField(m.value, FieldKind::Node, EnumSet::None, where + ".window_buffer");
+                    break;
+                case K::memory_space:
+                    checkField(m.value, FieldKind::Enum, EnumSet::MemorySpace, where + ".memory_space");
+                    break;
+                default: break;
+            }
+        }
+    }
+
+    void checkAttrs(const Value& v, const std::string& where) {
+        if (v.kind != Kind::Array) return expected(v, "", where, "an array of {key, value} maps");
+        for (const Value& entry : *v.a) {
+            if (failed_) return;
+            if (entry.kind != Kind::Map) return expected(entry, "", where, "a {key, value} map");
+            const Value* key = entry.m->find(K::key);
+            const Value* value = entry.m->find(K::value);
+            if (!key || !value)
+                return failAt(&entry, "attribute without 'key' or 'value' in " + where,
+                              "each attribute is {\"key\": string, \"value\": ...}");
+            if (key->kind != Kind::Str) return expected(*key, "", where + ".key", "a string");
+            std::string at = where + "['" + std::string(key->strView()) + "']";
+            if (value->kind == Kind::Map) checkTaggedValue(*value, at);
+        }
+    }
+
+    void checkTaggedValue(const Value& v, const std::string& where) {
+        const Value* tag = v.m->find(K::type);
+        const Value* payload = v.m->find(K::value);
+        if (!tag || tag->kind != Kind::Str) return;
+        std::string_view t = tag->strView();
+        auto need = [&](FieldKind kind, EnumSet e) {
+            if (!payload) return failAt(&v, std::string(t) + " value without 'value' in " + where, "");
+            checkField(*payload, kind, e, where);
+        };
+        if (t == "ArgDirectionVector") need(FieldKind::EnumList, EnumSet::ArgDirection);
+        else if (t == "ArgDirection") need(FieldKind::Enum, EnumSet::ArgDirection);
+        else if (t == "Int32Vector") {
+            if (!payload) return need(FieldKind::Any, EnumSet::None);
+            if (payload->kind != Kind::Array) return expected(*payload, "", where, "an array");
+            for (const Value& item : *payload->a) checkField(item, FieldKind::Int32, EnumSet::None, where);
+        } else if (t == "Var" || t == "Expr") {
+            if (payload && payload->kind != Kind::Null) need(FieldKind::Node, EnumSet::None);
+        } else if (t == "VarList") {
+            if (!payload) return need(FieldKind::Any, EnumSet::None);
+            if (payload->kind != Kind::Array) return expected(*payload, "", where, "an array");
+            for (const Value& item : *payload->a)
+                if (item.kind != Kind::Null) checkField(item, FieldKind::Node, EnumSet::None, where);
+        } else if (t == "DataType") {
+            const Value* code = v.m->find(K::code);
+            if (!code) return failAt(&v, "DataType value without 'code' in " + where, "");
+            checkField(*code, FieldKind::Enum, EnumSet::DataType, where);
+        }
+    }
+
+    // Rejects reference cycles and node chains deeper than kMaxNodeDepth, iteratively (a cycle or a
+    // deep chain must not overflow the stack of this check or of any later recursive walk).
+    void checkGraph() {
+        const auto& nodes = doc_.nodes();
+        std::vector<uint8_t> state(nodes.size(), 0);  // 0 new, 1 on the stack, 2 done
+        std::vector<uint32_t> height(nodes.size(), 0);
+        struct Frame {
+            Node* node;
+            size_t kidsBegin;
+            size_t next;
+        };
+        std::vector<Frame> stack;
+        std::vector<const Value*> kids;
+        auto collect = [&](auto& self, const Value& v) -> void {
+            switch (v.kind) {
+                case Kind::Node:
+                case Kind::Ref: kids.push_back(&v); return;
+                case Kind::Array:
+                    for (const Value& item : *v.a) self(self, item);
+                    return;
+                case Kind::Map:
+                    for (const Member& m : *v.m) self(self, m.value);
+                    return;
+                default: return;
+            }
+        };
+        auto push = [&](Node* n) {
+            state[n->index] = 1;
+            size_t begin = kids.size();
+            for (const Member& m : n->fields) collect(collect, m.value);
+            stack.push_back(Frame{n, begin, begin});
+        };
+        for (Node* start : nodes) {
+            if (state[start->index]) continue;
+            push(start);
+            while (!stack.empty() && !failed_) {
+                Frame& fr = stack.back();
+                if (fr.next < kids.size()) {
+                    const Value* edge = kids[fr.next++];
+                    Node* child = edge->n;
+                    if (state[child->index] == 1) {
+                        failAt(edge, "reference cycle: node " + std::to_string(child->inputId) +
+                                         " contains a reference to itself",
+                               "IR is acyclic: a node may only refer to nodes outside itself");
+                    } else if (state[child->index] == 0) {
+                        push(child);
+                    }
+                    continue;
+                }
+                uint32_t h = 1;
+                for (size_t k = fr.kidsBegin; k < kids.size(); ++k) h = std::max(h, height[kids[k]->n->index] + 1);
+                height[fr.node->index] = h;
+                state[fr.node->index] = 2;
+                if (h > kMaxNodeDepth) {
+                    failed_ = true;
+                    error_.pointer = pointerToNode(doc_, fr.node);
+                    error_.message = "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep";
+                    error_.hint = "pypto IR is never this deep; the file is corrupt or not pypto IR";
+                    if (fr.node->offset != kUnknownOffset) error_.offset = fr.node->offset;
+                }
+                kids.resize(fr.kidsBegin);
+                stack.pop_back();
+            }
+            if (failed_) return;
+        }
+    }
+
+    Document& doc_;
+    const IdLookup& lookup_;
+    bool failed_ = false;
+    IrError error_;
+    uint32_t nearestNodeOffset_ = kUnknownOffset;
+};
+
+}  // namespace
+
+Status resolveAndValidate(Document& doc, const IdLookup& lookup) { return Validator(doc, lookup).run(); }
+
+}  // namespace ptoplug::ir

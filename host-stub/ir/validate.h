@@ -1,0 +1,18 @@
+// Second phase of reading: resolve every {"ref": id} to its node, check each known node's fields
+// against the schema, and reject reference cycles and over-deep node chains.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "ir/document.h"
+#include "ir/error.h"
+
+namespace ptoplug::ir {
+
+using IdLookup = std::function<Node*(uint64_t)>;
+
+/// On error the IrError names the place (pointer, and byte offset when the input gave one).
+Status resolveAndValidate(Document& doc, const IdLookup& lookup);
+
+}  // namespace ptoplug::ir

@@ -1,0 +1,262 @@
+#include "ir/writer.h"
+
+#include <charconv>
+#include <cmath>
+
+#define MSGPACK_NO_BOOST
+#include <msgpack.hpp>
+
+#include "ir/number_format.h"
+#include "ir/placement.h"
+#include "ir/pointer.h"
+#include "ir/utf8.h"
+
+namespace ptoplug::ir {
+namespace {
+
+// Walks values in key order (the byte order of every map), writing each node in full at the
+// occurrence the Layout chose and as a reference elsewhere.
+template <class Emitter>
+class Walker {
+public:
+    Walker(const Document& doc, const Layout& layout, Emitter& emit) : doc_(doc), layout_(layout), emit_(emit) {}
+
+    bool value(const Value& v) {
+        switch (v.kind) {
+            case Kind::Array:
+                emit_.beginArray(v.a->size);
+                for (uint32_t i = 0; i < v.a->size; ++i) {
+                    emit_.item(i);
+                    if (!value(v.a->items[i])) return false;
+                }
+                emit_.endArray(v.a->size);
+                return true;
+            case Kind::Map:
+                emit_.beginMap(v.m->size);
+                for (uint32_t i = 0; i < v.m->size; ++i) {
+                    emit_.key(i, doc_.keys().name(v.m->items[i].key));
+                    if (!value(v.m->items[i].value)) return false;
+                }
+                emit_.endMap(v.m->size);
+                return true;
+            case Kind::Node:
+            case Kind::Ref: {
+                const Node& n = *v.n;
+                uint64_t id = layout_.ids[n.index];
+                if (layout_.fullAt[n.index] != &v) {
+                    emit_.beginMap(1);
+                    emit_.key(0, "ref");
+                    emit_.uinteger(id);
+                    emit_.endMap(1);
+                    return true;
+                }
+                emit_.beginMap(3);
+                emit_.key(0, "fields");
+                emit_.beginMap(n.fields.size);
+                for (uint32_t i = 0; i < n.fields.size; ++i) {
+                    emit_.key(i, doc_.keys().name(n.fields.items[i].key));
+                    if (!value(n.fields.items[i].value)) return false;
+                }
+                emit_.endMap(n.fields.size);
+                emit_.key(1, "id");
+                emit_.uinteger(id);
+                emit_.key(2, "type");
+                if (!emit_.string(doc_.keys().name(n.type), &v)) return false;
+                emit_.endMap(3);
+                return true;
+            }
+            case Kind::Str: return emit_.string(v.strView(), &v);
+            case Kind::Null: emit_.null(); return true;
+            case Kind::Bool: emit_.boolean(v.b); return true;
+            case Kind::UInt: emit_.uinteger(v.u); return true;
+            case Kind::Int: emit_.integer(v.i); return true;
+            case Kind::F64: emit_.f64(v.d); return true;
+            case Kind::F32: emit_.f32(v.f); return true;
+            case Kind::RefId: return false;  // never present after reading
+        }
+        return false;
+    }
+
+private:
+    const Document& doc_;
+    const Layout& layout_;
+    Emitter& emit_;
+};
+
+class JsonEmitter {
+public:
+    JsonEmitter(Sink& sink, bool pretty) : sink_(sink), pretty_(pretty) {}
+
+    const Value* badString = nullptr;
+
+    void beginArray(uint32_t) { sink_.put('['); ++depth_; }
+    void endArray(uint32_t size) { close(']', size); }
+    void beginMap(uint32_t) { sink_.put('{'); ++depth_; }
+    void endMap(uint32_t size) { close('}', size); }
+    void item(uint32_t index) { separate(index); }
+    void key(uint32_t index, std::string_view name) {
+        separate(index);
+        quoted(name);
+        sink_.put(':');
+        if (pretty_) sink_.put(' ');
+    }
+    void null() { sink_.write("null"); }
+    void boolean(bool b) { sink_.write(b ? "true" : "false"); }
+    void uinteger(uint64_t u) { number(u); }
+    void integer(int64_t i) { number(i); }
+    void f64(double d) { floating(d, "Float64", false); }
+    void f32(float f) { floating(f, "Float32", true); }
+    bool string(std::string_view s, const Value* where) {
+        if (!isValidUtf8(s)) {
+            badString = where;
+            return false;
+        }
+        quoted(s);
+        return true;
+    }
+
+private:
+    template <class T>
+    void number(T n) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, n);
+        sink_.write(buf, static_cast<size_t>(r.ptr - buf));
+    }
+
+    template <class T>
+    void floating(T x, const char* tag, bool alwaysTagged) {
+        if (std::isfinite(x) && !alwaysTagged) {
+            scratch_.clear();
+            appendCanonicalDouble(scratch_, static_cast<double>(x));
+            sink_.write(scratch_);
+            return;
+        }
+        // Non-finite values and float32 are tagged objects (IR_FORMAT §11.8-11.9).
+        sink_.write(pretty_ ? "{\"type\": \"" : "{\"type\":\"");
+        sink_.write(tag);
+        sink_.write(pretty_ ? "\", \"value\": " : "\",\"value\":");
+        if (std::isnan(x)) {
+            sink_.write("\"NaN\"");
+        } else if (std::isinf(x)) {
+            sink_.write(x > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        } else {
+            scratch_.clear();
+            appendCanonicalFloat(scratch_, static_cast<float>(x));
+            sink_.write(scratch_);
+        }
+        sink_.put('}');
+    }
+
+    void separate(uint32_t index) {
+        if (index > 0) sink_.put(',');
+        if (pretty_) newline();
+    }
+    void close(char c, uint32_t size) {
+        --depth_;
+        if (pretty_ && size > 0) newline();
+        sink_.put(c);
+    }
+    void newline() {
+        sink_.put('\n');
+        for (int i = 0; i < depth_; ++i) sink_.write("  ", 2);
+    }
+    void quoted(std::string_view s) {
+        sink_.put('"');
+        size_t run = 0;
+        for (size_t i = 0; i < s.size(); ++i) {
+            auto c = static_cast<unsigned char>(s[i]);
+            if (c >= 0x20 && c != '"' && c != '\\') continue;
+            sink_.write(s.data() + run, i - run);
+            run = i + 1;
+            switch (c) {
+                case '"': sink_.write("\\\"", 2); break;
+                case '\\': sink_.write("\\\\", 2); break;
+                case '\n': sink_.write("\\n", 2); break;
+                case '\r': sink_.write("\\r", 2); break;
+                case '\t': sink_.write("\\t", 2); break;
+                case '\b': sink_.write("\\b", 2); break;
+                case '\f': sink_.write("\\f", 2); break;
+                default: {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    sink_.write(buf, 6);
+                }
+            }
+        }
+        sink_.write(s.data() + run, s.size() - run);
+        sink_.put('"');
+    }
+
+    Sink& sink_;
+    bool pretty_;
+    int depth_ = 0;
+    std::string scratch_;
+};
+
+// msgpack-c's packer picks the same encodings pypto's packer (also msgpack-c) picks, including
+// integral doubles packed as integers (IR_FORMAT §11.7).
+class MsgPackEmitter {
+public:
+    explicit MsgPackEmitter(Sink& sink) : packer_(sink) {}
+    void beginArray(uint32_t size) { packer_.pack_array(size); }
+    void endArray(uint32_t) {}
+    void beginMap(uint32_t size) { packer_.pack_map(size); }
+    void endMap(uint32_t) {}
+    void item(uint32_t) {}
+    void key(uint32_t, std::string_view name) { str(name); }
+    void null() { packer_.pack_nil(); }
+    void boolean(bool b) { b ? packer_.pack_true() : packer_.pack_false(); }
+    void uinteger(uint64_t u) { packer_.pack_uint64(u); }
+    void integer(int64_t i) { packer_.pack_int64(i); }
+    void f64(double d) { packer_.pack_double(d); }
+    void f32(float f) { packer_.pack_float(f); }
+    bool string(std::string_view s, const Value*) {
+        str(s);
+        return true;
+    }
+
+private:
+    void str(std::string_view s) {
+        packer_.pack_str(static_cast<uint32_t>(s.size()));
+        packer_.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
+    }
+    msgpack::packer<Sink> packer_;
+};
+
+}  // namespace
+
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink) {
+    Layout layout = computeLayout(doc);
+    Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;
+    bool ok = true;
+    if (format == Format::Json) {
+        JsonEmitter emitter(sink, options.pretty);
+        ok = Walker<JsonEmitter>(doc, layout, emitter).value(doc.root());
+        if (!ok && emitter.badString) {
+            IrError e;
+            e.pointer = pointerTo(doc, emitter.badString);
+            e.message = "string is not valid UTF-8 and cannot be written as JSON";
+            e.hint = "write this program as MessagePack (--format msgpack), which keeps such strings";
+            return e;
+        }
+        if (ok) sink.put('\n');  // canonical JSON files end with a newline, like the fixtures
+    } else {
+        MsgPackEmitter emitter(sink);
+        ok = Walker<MsgPackEmitter>(doc, layout, emitter).value(doc.root());
+    }
+    if (!sink.flush() || !ok) {
+        IrError e;
+        e.message = "write failed";
+        e.hint = "check free space and permissions of the output location";
+        return e;
+    }
+    return std::nullopt;
+}
+
+Expected<std::string> writeToString(const Document& doc, const WriteOptions& options) {
+    StringSink sink;
+    if (auto err = writeDocument(doc, options, sink)) return *err;
+    return std::move(sink.str());
+}
+
+}  // namespace ptoplug::ir

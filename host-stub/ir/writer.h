@@ -1,0 +1,24 @@
+// Writing pypto IR as MessagePack (as pypto writes it) or canonical / pretty JSON (IR_FORMAT §11).
+#pragma once
+
+#include <string>
+
+#include "ir/document.h"
+#include "ir/error.h"
+#include "ir/sink.h"
+
+namespace ptoplug::ir {
+
+struct WriteOptions {
+    Format format = Format::MsgPack;  ///< Json or MsgPack (Auto means the document's input format)
+    bool pretty = false;              ///< indented JSON for people (JSON only)
+};
+
+/// Writes `doc` to `sink`. Fails only for a string that is not valid UTF-8 when writing JSON
+/// (the error names its place) or when the sink fails.
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink);
+
+/// Convenience for tests and small documents.
+Expected<std::string> writeToString(const Document& doc, const WriteOptions& options);
+
+}  // namespace ptoplug::ir
