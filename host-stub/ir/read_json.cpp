@@ -25,6 +25,7 @@ struct Handler {
     Builder& b;
     const rapidjson::MemoryStream& stream;
 
+    /// RapidJSON reports a container start while its stream still points at the bracket.
     uint64_t here() const { return stream.Tell(); }
     bool Null() { return b.null(); }
     bool Bool(bool v) { return b.boolean(v); }
@@ -68,10 +69,10 @@ struct Handler {
         return b.uinteger(u);
     }
     bool String(const char* s, rapidjson::SizeType length, bool /*copy*/) { return b.string({s, length}, false); }
-    bool StartObject() { return b.startMap(0, here() - 1); }
+    bool StartObject() { return b.startMap(0, here()); }
     bool Key(const char* s, rapidjson::SizeType length, bool /*copy*/) { return b.key({s, length}); }
     bool EndObject(rapidjson::SizeType) { return b.endMap(); }
-    bool StartArray() { return b.startArray(0, here() - 1); }
+    bool StartArray() { return b.startArray(0, here()); }
     bool EndArray(rapidjson::SizeType) { return b.endArray(); }
 };
 

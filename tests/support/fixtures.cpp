@@ -1,6 +1,8 @@
 #include "support/fixtures.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -45,6 +47,13 @@ const std::vector<Fixture>& allFixtures() {
         return out;
     }();
     return fixtures;
+}
+
+const Fixture& fixtureNamed(const std::string& name) {
+    for (const Fixture& f : allFixtures())
+        if (f.name == name) return f;
+    std::fprintf(stderr, "no fixture named %s\n", name.c_str());
+    std::abort();
 }
 
 std::string testName(const std::string& fixtureName) {

@@ -21,6 +21,8 @@ struct Fixture {
 std::string dataDir();
 std::string readBytes(const std::string& path);
 const std::vector<Fixture>& allFixtures();
+/// The fixture called `name` ("<case>/before"); aborts the test run if there is none.
+const Fixture& fixtureNamed(const std::string& name);
 std::string testName(const std::string& fixtureName);
 
 /// A placement-independent rendering of a document: every node in full at its first occurrence in

@@ -1,0 +1,185 @@
+// Bad input gives one clear error naming the file and the place, never a crash or a hang.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ir/reader.h"
+#include "ir/writer.h"
+#include "support/fixtures.h"
+
+namespace ptoplug::ir {
+namespace {
+
+const char* const kSmall = "materialized_comm_ctx_param_name_avoids_existing_local/before";
+
+// A small valid program, one node per line so that line numbers are meaningful.
+const std::string kProgram = R"({"fields": {"functions": [{"key": {"is_global_var": true, "name": "f"},
+"value": {"fields": {"body": {"fields": {"value": [{"ref": 2}]}, "id": 3, "type": "ReturnStmt"},
+"name": "f", "param_directions": [0],
+"params": [{"fields": {"name_hint": "x", "type": {"dtype": 52, "shape": [{"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 4, "type": "ConstInt"}], "type_kind": "TensorType"}}, "id": 2, "type": "Var"}],
+"return_types": []}, "id": 1, "type": "Function"}}],
+"name": "p"}, "id": 0, "type": "Program"})";
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+IrError expectError(const std::string& bytes, const std::string& messagePart) {
+    auto doc = readDocument(bytes, Format::Auto, "input.json");
+    EXPECT_FALSE(doc.ok()) << "accepted: " << bytes.substr(0, 200);
+    if (doc.ok()) return {};
+    const IrError& e = doc.error();
+    EXPECT_EQ(e.file, "input.json");
+    EXPECT_NE(e.message.find(messagePart), std::string::npos) << e.format();
+    EXPECT_FALSE(e.hint.empty()) << e.format();
+    return e;
+}
+
+TEST(ReadErrors, BaseProgramIsValid) {
+    auto doc = readDocument(kProgram, Format::Auto, "input.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+}
+
+TEST(ReadErrors, EmptyFile) {
+    expectError("", "empty file");
+    expectError("  \n ", "empty file");
+}
+
+TEST(ReadErrors, NeitherJsonNorMessagePack) {
+    IrError e = expectError("hello world", "neither JSON nor MessagePack");
+    EXPECT_EQ(e.offset, 0);
+}
+
+TEST(ReadErrors, EveryTruncationOfAFixtureFails) {
+    const test::Fixture& f = test::fixtureNamed(kSmall);
+    // The canonical JSON ends with "}\n": every prefix shorter than the closing brace is truncated.
+    for (size_t n = 1; n + 1 < f.json.size(); ++n) {
+        auto doc = readDocument(std::string_view(f.json).substr(0, n), Format::Auto, "t.json");
+        ASSERT_FALSE(doc.ok()) << "prefix " << n;
+        ASSERT_GT(doc.error().line, 0) << doc.error().format();
+        ASSERT_EQ(doc.error().file, "t.json");
+    }
+    for (size_t n = 1; n < f.msgpack.size(); ++n) {
+        auto doc = readDocument(std::string_view(f.msgpack).substr(0, n), Format::Auto, "t.msgpack");
+        ASSERT_FALSE(doc.ok()) << "prefix " << n;
+        ASSERT_FALSE(doc.error().message.empty());
+    }
+}
+
+TEST(ReadErrors, TruncatedJsonNamesLineAndColumn) {
+    IrError e = expectError(kProgram.substr(0, 120), "invalid JSON");
+    EXPECT_EQ(e.line, 2);
+    EXPECT_EQ(e.hint, "the file is truncated");
+}
+
+TEST(ReadErrors, UnknownReferenceId) {
+    IrError e = expectError(replaced(kProgram, R"({"ref": 2})", R"({"ref": 99})"), "unknown node id 99");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0");
+    EXPECT_EQ(e.line, 2);
+    EXPECT_EQ(e.column, 52);
+}
+
+TEST(ReadErrors, DuplicateId) {
+    IrError e = expectError(replaced(kProgram, R"("id": 4, "type": "ConstInt")", R"("id": 2, "type": "ConstInt")"),
+                            "duplicate node id 2");
+    // The ConstInt completes first; the Var holding it is the second node with id 2.
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/id");
+}
+
+TEST(ReadErrors, ReferenceCycle) {
+    // The shape dimension of x refers to x itself.
+    std::string cyclic = replaced(
+        kProgram, R"({"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 4, "type": "ConstInt"})",
+        R"({"ref": 2})");
+    IrError e = expectError(cyclic, "reference cycle");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/shape/0");
+}
+
+TEST(ReadErrors, StringWhereANodeIsExpected) {
+    IrError e = expectError(replaced(kProgram, R"([{"ref": 2}])", R"(["x"])"), "expected a node");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0");
+    EXPECT_NE(e.message.find("ReturnStmt.value[0]"), std::string::npos) << e.message;
+}
+
+TEST(ReadErrors, OtherWrongValueKinds) {
+    expectError(replaced(kProgram, R"("name": "f", "param)", R"("name": 5, "param)"), "expected a string for Function.name");
+    expectError(replaced(kProgram, R"("return_types": [])", R"("return_types": {})"), "expected an array");
+    expectError(replaced(kProgram, R"("id": 3,)", R"("id": "3",)"), "node id must be an unsigned integer");
+    expectError(replaced(kProgram, R"("value": 4})", R"("value": true})"), "expected an integer");
+}
+
+TEST(ReadErrors, MissingRequiredField) {
+    IrError e = expectError(replaced(kProgram, R"("return_types": [])", R"("zzz": [])"),
+                            "missing required field 'return_types' of a Function node");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value");
+}
+
+TEST(ReadErrors, DeepNestingIsRejectedWithoutOverflow) {
+    const size_t depth = 100000;
+    std::string json = "{\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    IrError e = expectError(json, "nesting deeper than");
+    EXPECT_GT(e.line, 0);
+
+    std::string msgpack = "\x81\xa1" "a";
+    msgpack += std::string(depth, '\x91');
+    msgpack += '\xc0';
+    auto doc = readDocument(msgpack, Format::Auto, "deep.msgpack");
+    ASSERT_FALSE(doc.ok());
+    EXPECT_NE(doc.error().message.find("nesting deeper than"), std::string::npos);
+}
+
+TEST(ReadErrors, EnumCodeOutOfRange) {
+    IrError e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [7])"),
+                            "ParamDirection code 7 out of range");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/param_directions/0");
+    expectError(replaced(kProgram, R"("dtype": 52)", R"("dtype": 99)"), "DataType code 99 out of range");
+}
+
+TEST(ReadErrors, IntegerOutOfRange) {
+    expectError(replaced(kProgram, R"("value": 4})", R"("value": 9223372036854775808})"),
+                "integer out of range for int64");
+    IrError e = expectError(replaced(kProgram, R"("value": 4})", R"("value": 18446744073709551616})"),
+                            "out of range");
+    EXPECT_EQ(e.line, 4);
+    expectError(replaced(kProgram, R"("value": 4})", R"("value": -9223372036854775809})"), "out of range");
+}
+
+TEST(ReadErrors, TrailingData) {
+    expectError(kProgram + " {}", "invalid JSON");
+    const test::Fixture& f = test::fixtureNamed(kSmall);
+    auto doc = readDocument(f.msgpack + "\xc0", Format::Auto, "t.msgpack");
+    ASSERT_FALSE(doc.ok());
+    EXPECT_NE(doc.error().message.find("trailing bytes"), std::string::npos);
+}
+
+TEST(WriteErrors, InvalidUtf8CannotBeWrittenAsJsonButSurvivesMessagePack) {
+    const test::Fixture& f = test::fixtureNamed(kSmall);
+    // Replace the first byte of the program name string with 0xff, keeping the length.
+    std::string bytes = f.msgpack;
+    size_t at = bytes.find("test_materialize_dist_tensor_ctx.py");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at] = '\xff';
+    auto doc = readDocument(bytes, Format::Auto, "bad.msgpack");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    auto json = writeToString(**doc, WriteOptions{Format::Json, false});
+    ASSERT_FALSE(json.ok());
+    EXPECT_NE(json.error().message.find("not valid UTF-8"), std::string::npos);
+    EXPECT_NE(json.error().pointer.find("/span/filename"), std::string::npos) << json.error().pointer;
+    auto msgpack = writeToString(**doc, WriteOptions{Format::MsgPack, false});
+    ASSERT_TRUE(msgpack.ok());
+    EXPECT_EQ(*msgpack, bytes);
+}
+
+TEST(ReadErrors, InputBytesAreNeverModified) {
+    const test::Fixture& f = test::fixtureNamed(kSmall);
+    std::string copy = f.msgpack;
+    auto doc = readDocument(copy, Format::Auto, "t.msgpack");
+    ASSERT_TRUE(doc.ok());
+    EXPECT_EQ(copy, f.msgpack);
+}
+
+}  // namespace
+}  // namespace ptoplug::ir
