@@ -1,0 +1,184 @@
+#include "ir/rewrite.h"
+
+#include <algorithm>
+
+namespace ptoplug::ir {
+namespace {
+
+Value nodeList(Document& doc, const std::vector<Node*>& nodes) {
+    Array* a = doc.newArray(static_cast<uint32_t>(nodes.size()));
+    for (Node* n : nodes) doc.push(*a, Value::node(n));
+    return Value::array(a);
+}
+
+Value emptyArray(Document& doc) { return Value::array(doc.newArray(0)); }
+
+IrError rewriteError(std::string message) {
+    IrError e;
+    e.message = std::move(message);
+    return e;
+}
+
+Value* arrayField(Node* node, uint32_t key) {
+    Value* v = node ? node->field(key) : nullptr;
+    return v && v->kind == Kind::Array ? v : nullptr;
+}
+
+}  // namespace
+
+Value makeSingletonType(Document& doc, std::string_view typeKind) {
+    Map* m = doc.newMap(1);
+    doc.set(*m, K::type_kind, doc.newString(typeKind));
+    return Value::map(m);
+}
+
+Value makeUnknownSpan(Document& doc) {
+    Map* m = doc.newMap(5);
+    for (uint32_t key : {K::begin_column, K::begin_line, K::end_column, K::end_line}) doc.set(*m, key, Value::integer(-1));
+    doc.set(*m, K::filename, Value::str(""));
+    return Value::map(m);
+}
+
+Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span) {
+    Node* var = doc.newNode(K::Var, 3);
+    doc.set(var->fields, K::name_hint, doc.newString(nameHint));
+    doc.set(var->fields, K::span, span);
+    doc.set(var->fields, K::type, type);
+    return var;
+}
+
+Node* makeOpCall(Document& doc, std::string_view opName, const std::vector<Node*>& args, Value type, Value span) {
+    Node* call = doc.newNode(K::Call, 6);
+    Map* op = doc.newMap(2);
+    doc.set(*op, K::is_global_var, Value::boolean(false));
+    doc.set(*op, K::name, doc.newString(opName));
+    doc.set(call->fields, K::args, nodeList(doc, args));
+    doc.set(call->fields, K::attrs, emptyArray(doc));
+    doc.set(call->fields, K::kwargs, emptyArray(doc));
+    doc.set(call->fields, K::op, Value::map(op));
+    doc.set(call->fields, K::span, span);
+    doc.set(call->fields, K::type, type);
+    return call;
+}
+
+Node* makeAssign(Document& doc, Node* var, Node* value, Value span) {
+    Node* assign = doc.newNode(K::AssignStmt, 4);
+    doc.set(assign->fields, K::leading_comments, emptyArray(doc));
+    doc.set(assign->fields, K::span, span);
+    doc.set(assign->fields, K::value, Value::node(value));
+    doc.set(assign->fields, K::var, Value::node(var));
+    return assign;
+}
+
+Node* makeSeq(Document& doc, const std::vector<Node*>& stmts, Value span) {
+    Node* seq = doc.newNode(K::SeqStmts, 3);
+    doc.set(seq->fields, K::leading_comments, emptyArray(doc));
+    doc.set(seq->fields, K::span, span);
+    doc.set(seq->fields, K::stmts, nodeList(doc, stmts));
+    return seq;
+}
+
+Status appendParam(Document& doc, Node* function, Node* param, ParamDirectionCode direction) {
+    Value* params = arrayField(function, K::params);
+    if (!params || function->type != K::Function) return rewriteError("appendParam: not a Function node");
+    Value* dirs = function->field(K::param_directions);
+    if (dirs && dirs->kind != Kind::Array) return rewriteError("appendParam: malformed param_directions");
+    if (!dirs) {
+        // pypto's default for an absent list is all In; make it explicit before extending it.
+        Array* a = doc.newArray(params->a->size + 1);
+        for (uint32_t i = 0; i < params->a->size; ++i) doc.push(*a, Value::uinteger(kParamIn));
+        doc.set(function->fields, K::param_directions, Value::array(a));
+        dirs = function->field(K::param_directions);
+    }
+    doc.push(*params->a, Value::node(param));
+    doc.push(*dirs->a, Value::uinteger(direction));
+    return std::nullopt;
+}
+
+Status appendArg(Document& doc, Node* call, Node* arg) {
+    Value* args = arrayField(call, K::args);
+    if (!args || (call->type != K::Call && call->type != K::Submit))
+        return rewriteError("appendArg: not a Call or Submit node");
+    doc.push(*args->a, Value::node(arg));
+    return std::nullopt;
+}
+
+Status extendArgDirections(Document& doc, Node* call, const std::vector<uint8_t>& codes, bool* present) {
+    *present = false;
+    if (!call || (call->type != K::Call && call->type != K::Submit))
+        return rewriteError("extendArgDirections: not a Call or Submit node");
+    Value* attrs = call->field(K::attrs);
+    if (!attrs || attrs->kind != Kind::Array) return std::nullopt;
+    for (Value& entry : *attrs->a) {
+        if (entry.kind != Kind::Map) continue;
+        Value* key = entry.m->find(K::key);
+        if (!key || key->kind != Kind::Str || key->strView() != "arg_directions") continue;
+        Value* tagged = entry.m->find(K::value);
+        Value* list = tagged && tagged->kind == Kind::Map ? tagged->m->find(K::value) : nullptr;
+        if (!list || list->kind != Kind::Array)
+            return rewriteError("extendArgDirections: arg_directions is not an ArgDirectionVector");
+        for (uint8_t c : codes) doc.push(*list->a, Value::uinteger(c));
+        *present = true;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+Value* slotValue(const Slot& slot) {
+    if (!slot.parent) return nullptr;
+    Value* v = slot.parent->field(slot.field);
+    if (!v) return nullptr;
+    if (v->kind == Kind::Array) return slot.index < v->a->size ? &v->a->items[slot.index] : nullptr;
+    return v;
+}
+
+Status replaceAt(Document& /*doc*/, const Slot& slot, Node* replacement) {
+    Value* v = slotValue(slot);
+    if (!v || !v->isNode()) return rewriteError("replace: the slot does not hold a node");
+    *v = Value::node(replacement);
+    return std::nullopt;
+}
+
+Status PendingInserts::insertBefore(Document& /*doc*/, const Slot& slot, const std::vector<Node*>& stmts) {
+    Value* target = slotValue(slot);
+    if (!target || !target->isNode() || !isStmtType(target->n->type))
+        return rewriteError("insertBefore: the slot does not hold a statement");
+    Value* field = slot.parent->field(slot.field);
+    if (field->kind == Kind::Array && slot.parent->type != K::SeqStmts)
+        return rewriteError("insertBefore: statements can be inserted only into a SeqStmts or a body slot");
+    bySequence_[{slot.parent, slot.field}].push_back(
+        Insertion{field->kind == Kind::Array ? slot.index : 0, order_++, stmts});
+    return std::nullopt;
+}
+
+void PendingInserts::apply(Document& doc) {
+    for (auto& [where, insertions] : bySequence_) {
+        std::stable_sort(insertions.begin(), insertions.end(),
+                         [](const Insertion& a, const Insertion& b) { return a.index < b.index; });
+        Value* field = where.first->field(where.second);
+        if (field->kind == Kind::Array) {
+            Array& seq = *field->a;
+            size_t added = 0;
+            for (const Insertion& ins : insertions) added += ins.stmts.size();
+            Array* rebuilt = doc.newArray(static_cast<uint32_t>(seq.size + added));
+            size_t next = 0;
+            for (uint32_t i = 0; i <= seq.size; ++i) {
+                for (; next < insertions.size() && insertions[next].index == i; ++next)
+                    for (Node* s : insertions[next].stmts) doc.push(*rebuilt, Value::node(s));
+                if (i < seq.size) doc.push(*rebuilt, seq.items[i]);
+            }
+            seq = *rebuilt;
+        } else {
+            Node* stmt = field->n;
+            std::vector<Node*> all;
+            for (const Insertion& ins : insertions) all.insert(all.end(), ins.stmts.begin(), ins.stmts.end());
+            all.push_back(stmt);
+            Value* span = stmt->field(K::span);
+            *field = Value::node(makeSeq(doc, all, span ? *span : makeUnknownSpan(doc)));
+        }
+    }
+    bySequence_.clear();
+    order_ = 0;
+}
+
+}  // namespace ptoplug::ir

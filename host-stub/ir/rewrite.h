@@ -1,0 +1,80 @@
+// Rewriting primitives over a Document: everything a pass needs to change a program, so that the ABI
+// rewriter is a thin layer over these. Changes are made in place: a node changed here is changed at
+// every occurrence (the IR is a DAG; pypto's own passes never share the Call/statement nodes that
+// a pass changes, so in-place edits give the same program as pypto's copy-on-write).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ir/document.h"
+#include "ir/error.h"
+
+namespace ptoplug::ir {
+
+/// Codes of IR_FORMAT §7 the rewriter writes.
+enum ParamDirectionCode : uint8_t { kParamIn = 0, kParamOut = 1, kParamInOut = 2 };
+enum ArgDirectionCode : uint8_t { kArgInput = 0, kArgOutput = 1, kArgInOut = 2, kArgOutputExisting = 3, kArgNoDep = 4, kArgScalar = 5 };
+
+/// A type map {"type_kind": kind} for the singleton types (CommCtxType, Ptr, UnknownType, ...).
+Value makeSingletonType(Document& doc, std::string_view typeKind);
+/// The unknown span ({"filename": "", lines and columns -1}).
+Value makeUnknownSpan(Document& doc);
+
+/// A new Var node.
+Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span);
+/// A new Call of a builtin op (is_global_var false) with empty attrs and kwargs.
+Node* makeOpCall(Document& doc, std::string_view opName, const std::vector<Node*>& args, Value type, Value span);
+/// A new AssignStmt `var = value` with no leading comments.
+Node* makeAssign(Document& doc, Node* var, Node* value, Value span);
+/// A new SeqStmts over `stmts` with no leading comments.
+Node* makeSeq(Document& doc, const std::vector<Node*>& stmts, Value span);
+
+/// Appends `param` to a Function's params and `direction` to its param_directions.
+Status appendParam(Document& doc, Node* function, Node* param, ParamDirectionCode direction);
+/// Appends `arg` to a Call's or Submit's args.
+Status appendArg(Document& doc, Node* call, Node* arg);
+/// Appends `codes` to the call's existing `arg_directions` attr, in place. Returns false in
+/// `*present` (and changes nothing) if the call has no such attr.
+Status extendArgDirections(Document& doc, Node* call, const std::vector<uint8_t>& codes, bool* present);
+
+/// The slot of a node inside another node: `parent.fields[field]`, or element `index` of it when the
+/// field is an array (index is ignored for a plain node field).
+struct Slot {
+    Node* parent = nullptr;
+    uint32_t field = 0;
+    uint32_t index = 0;
+};
+
+/// The value stored at `slot`, or nullptr if the slot does not exist.
+Value* slotValue(const Slot& slot);
+/// Puts `replacement` at `slot` (the occurrence there is replaced; other occurrences are untouched).
+Status replaceAt(Document& doc, const Slot& slot, Node* replacement);
+
+/// Statements to insert before other statements, applied together (one rebuild per sequence, so
+/// thousands of insertions into one body stay linear). Until applied, indices refer to the
+/// sequences as they were.
+class PendingInserts {
+public:
+    /// Queues `stmts` before the statement at `slot`. Inside a SeqStmts' `stmts` they are spliced into
+    /// the sequence; a lone statement (a loop, branch, scope or function body) is wrapped in a new
+    /// SeqStmts [stmts..., statement] spanning the statement (PASS_SPEC §5.5).
+    Status insertBefore(Document& doc, const Slot& slot, const std::vector<Node*>& stmts);
+    /// Applies every queued insertion.
+    void apply(Document& doc);
+    bool empty() const { return bySequence_.empty(); }
+
+private:
+    struct Insertion {
+        uint32_t index;
+        uint32_t order;
+        std::vector<Node*> stmts;
+    };
+    std::map<std::pair<Node*, uint32_t>, std::vector<Insertion>> bySequence_;
+    uint32_t order_ = 0;
+};
+
+}  // namespace ptoplug::ir
