@@ -208,9 +208,12 @@ bool Builder::endMap() {
             double d = 0;
             if (v.kind == Kind::Str) {
                 std::string_view s = v.strView();
-                if (s == "NaN") d = std::numeric_limits<double>::quiet_NaN();
-                else if (s == "Infinity") d = std::numeric_limits<double>::infinity();
-                else if (s == "-Infinity") d = -std::numeric_limits<double>::infinity();
+                if (s == "NaN")
+                    d = std::numeric_limits<double>::quiet_NaN();
+                else if (s == "Infinity")
+                    d = std::numeric_limits<double>::infinity();
+                else if (s == "-Infinity")
+                    d = -std::numeric_limits<double>::infinity();
                 else
                     return failHere(K::value, "unknown " + std::string(tag) + " spelling '" + std::string(s) + "'",
                                     "use \"NaN\", \"Infinity\" or \"-Infinity\"");
@@ -225,6 +228,30 @@ bool Builder::endMap() {
                                 "write {\"type\": \"" + std::string(tag) + "\", \"value\": <number>}");
             }
             return add(tag == "Float64" ? Value::f64(d) : Value::f32(static_cast<float>(d)));
+        }
+    }
+
+    // A span map of the usual shape becomes a compact Span (written back identically).
+    if (count == 5 && members[0].key == K::begin_column && members[1].key == K::begin_line &&
+        members[2].key == K::end_column && members[3].key == K::end_line && members[4].key == K::filename &&
+        members[4].value.kind == Kind::Str) {
+        int32_t coords[4];
+        bool fits = true;
+        for (int i = 0; i < 4 && fits; ++i) {
+            const Value& c = members[static_cast<size_t>(i)].value;
+            fits = (c.kind == Kind::UInt && c.u <= INT32_MAX) || (c.kind == Kind::Int && c.i >= INT32_MIN);
+            coords[i] = fits ? static_cast<int32_t>(c.kind == Kind::UInt ? static_cast<int64_t>(c.u) : c.i) : 0;
+        }
+        if (fits) {
+            std::string_view file = members[4].value.strView();
+            // Consecutive spans almost always name the same file: share one copy of the name.
+            if (file == lastFilename_)
+                file = lastFilename_;
+            else
+                lastFilename_ = file;
+            Span* span = doc_.arena().make<Span>(
+                Span{file.data(), static_cast<uint32_t>(file.size()), coords[0], coords[1], coords[2], coords[3]});
+            return add(Value::span(span));
         }
     }
 

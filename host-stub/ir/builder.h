@@ -53,8 +53,8 @@ public:
 private:
     struct Frame {
         bool isMap;
-        uint32_t base;     // first index of this container's items in scratch_
-        uint64_t offset;   // input offset of the container, or kUnknownOffset
+        uint32_t base;    // first index of this container's items in scratch_
+        uint64_t offset;  // input offset of the container, or kUnknownOffset
         uint32_t pendingKey;
     };
 
@@ -70,6 +70,7 @@ private:
     std::vector<Member> members_;        // the map being closed by endMap
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
+    std::string_view lastFilename_;
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;

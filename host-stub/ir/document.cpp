@@ -64,8 +64,7 @@ void Document::push(Array& array, Value v) { insert(array, array.size, &v, 1); }
 
 void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t count) {
     growTo(arena_, array.items, array.size, array.cap, array.size + count);
-    std::memmove(static_cast<void*>(array.items + at + count), array.items + at,
-                 sizeof(Value) * (array.size - at));
+    std::memmove(static_cast<void*>(array.items + at + count), array.items + at, sizeof(Value) * (array.size - at));
     std::memcpy(static_cast<void*>(array.items + at), first, sizeof(Value) * count);
     array.size += count;
 }

@@ -23,13 +23,14 @@ enum class Format { Auto, Json, MsgPack };
 enum class Kind : uint8_t {
     Null,
     Bool,
-    UInt,   ///< a non-negative integer (how both formats carry it)
-    Int,    ///< a negative integer
+    UInt,  ///< a non-negative integer (how both formats carry it)
+    Int,   ///< a negative integer
     F64,
     F32,
     Str,
     Array,
     Map,
+    Span,   ///< a source span map in compact form (see Span)
     Node,   ///< a node occurrence (the place the input wrote it in full, or a node created in memory)
     Ref,    ///< another occurrence of a node (the input wrote {"ref": id} here)
     RefId,  ///< an unresolved {"ref": id}; only exists while a document is being read
@@ -38,6 +39,15 @@ enum class Kind : uint8_t {
 struct Value;
 struct Member;
 struct Node;
+
+/// A span map {begin_column, begin_line, end_column, end_line, filename} kept compact: every node has
+/// one, so this form saves about a quarter of a document's memory. Written back as the same map.
+struct Span {
+    const char* filename;
+    uint32_t filenameLength;
+    int32_t beginColumn, beginLine, endColumn, endLine;
+    std::string_view file() const { return {filename, filenameLength}; }
+};
 
 struct Array {
     uint32_t size = 0;
@@ -73,26 +83,80 @@ struct Value {
         Array* a;
         Map* m;
         Node* n;
+        const Span* sp;
     };
 
     Value() : u(0) {}
     static Value null() { return {}; }
-    static Value boolean(bool v) { Value x; x.kind = Kind::Bool; x.b = v; return x; }
-    static Value uinteger(uint64_t v) { Value x; x.kind = Kind::UInt; x.u = v; return x; }
+    static Value boolean(bool v) {
+        Value x;
+        x.kind = Kind::Bool;
+        x.b = v;
+        return x;
+    }
+    static Value uinteger(uint64_t v) {
+        Value x;
+        x.kind = Kind::UInt;
+        x.u = v;
+        return x;
+    }
     /// Integers are stored as UInt when non-negative, as both formats and pypto's packer do.
     static Value integer(int64_t v) {
         if (v >= 0) return uinteger(static_cast<uint64_t>(v));
-        Value x; x.kind = Kind::Int; x.i = v; return x;
+        Value x;
+        x.kind = Kind::Int;
+        x.i = v;
+        return x;
     }
-    static Value f64(double v) { Value x; x.kind = Kind::F64; x.d = v; return x; }
-    static Value f32(float v) { Value x; x.kind = Kind::F32; x.f = v; return x; }
+    static Value f64(double v) {
+        Value x;
+        x.kind = Kind::F64;
+        x.d = v;
+        return x;
+    }
+    static Value f32(float v) {
+        Value x;
+        x.kind = Kind::F32;
+        x.f = v;
+        return x;
+    }
     static Value str(std::string_view v) {
-        Value x; x.kind = Kind::Str; x.s = v.data(); x.aux = static_cast<uint32_t>(v.size()); return x;
+        Value x;
+        x.kind = Kind::Str;
+        x.s = v.data();
+        x.aux = static_cast<uint32_t>(v.size());
+        return x;
     }
-    static Value array(Array* v) { Value x; x.kind = Kind::Array; x.a = v; return x; }
-    static Value map(Map* v) { Value x; x.kind = Kind::Map; x.m = v; return x; }
-    static Value node(Node* v) { Value x; x.kind = Kind::Node; x.n = v; return x; }
-    static Value ref(Node* v) { Value x; x.kind = Kind::Ref; x.n = v; return x; }
+    static Value array(Array* v) {
+        Value x;
+        x.kind = Kind::Array;
+        x.a = v;
+        return x;
+    }
+    static Value map(Map* v) {
+        Value x;
+        x.kind = Kind::Map;
+        x.m = v;
+        return x;
+    }
+    static Value span(const Span* v) {
+        Value x;
+        x.kind = Kind::Span;
+        x.sp = v;
+        return x;
+    }
+    static Value node(Node* v) {
+        Value x;
+        x.kind = Kind::Node;
+        x.n = v;
+        return x;
+    }
+    static Value ref(Node* v) {
+        Value x;
+        x.kind = Kind::Ref;
+        x.n = v;
+        return x;
+    }
 
     bool isNode() const { return kind == Kind::Node || kind == Kind::Ref; }
     bool isInteger() const { return kind == Kind::UInt || kind == Kind::Int; }
@@ -107,10 +171,10 @@ struct Member {
 };
 
 struct Node {
-    uint32_t type;    ///< interned node type name (K::Call, ...)
-    uint32_t index;   ///< dense index in Document::nodes(), for side tables
-    uint32_t offset;  ///< byte offset of the node in its input (0 for created nodes)
-    uint64_t inputId; ///< the id the input gave it (0 for created nodes)
+    uint32_t type;     ///< interned node type name (K::Call, ...)
+    uint32_t index;    ///< dense index in Document::nodes(), for side tables
+    uint32_t offset;   ///< byte offset of the node in its input (0 for created nodes)
+    uint64_t inputId;  ///< the id the input gave it (0 for created nodes)
     Map fields;
 
     Value* field(uint32_t key) const { return fields.find(key); }

@@ -10,13 +10,13 @@
 namespace ptoplug::ir {
 
 struct IrError {
-    std::string file;          ///< the file it concerns ("<stdin>", or empty when unknown)
-    std::string pointer;       ///< JSON Pointer into the document (RFC 6901); empty for the whole file
-    int64_t line = -1;         ///< 1-based, JSON input only
-    int64_t column = -1;       ///< 1-based, in bytes, JSON input only
-    int64_t offset = -1;       ///< byte offset, when known
-    std::string message;       ///< what is wrong
-    std::string hint;          ///< what to do about it
+    std::string file;     ///< the file it concerns ("<stdin>", or empty when unknown)
+    std::string pointer;  ///< JSON Pointer into the document (RFC 6901); empty for the whole file
+    int64_t line = -1;    ///< 1-based, JSON input only
+    int64_t column = -1;  ///< 1-based, in bytes, JSON input only
+    int64_t offset = -1;  ///< byte offset, when known
+    std::string message;  ///< what is wrong
+    std::string hint;     ///< what to do about it
 
     /// "file:line:col: error: message (at /pointer, byte N)\n  hint: ..."
     std::string format() const;
@@ -26,7 +26,7 @@ struct IrError {
 template <class T>
 class Expected {
 public:
-    Expected(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+    Expected(T value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
     Expected(IrError error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }

@@ -17,6 +17,8 @@ public:
         visit(root, 0);
         pass_ = Pass::PlaceByReadOrder;
         visit(root, 0);
+        // Nodes reachable only through fields pypto never reads are rare; skip the pass without them.
+        if (placed_ == nextId_) return;
         pass_ = Pass::PlaceRemaining;
         visit(root, 0);
     }
@@ -50,7 +52,10 @@ private:
                 break;
             case Pass::PlaceByReadOrder:
             case Pass::PlaceRemaining:
-                if (!layout_.fullAt[n.index]) layout_.fullAt[n.index] = &occurrence;
+                if (!layout_.fullAt[n.index]) {
+                    layout_.fullAt[n.index] = &occurrence;
+                    ++placed_;
+                }
                 descend = layout_.fullAt[n.index] == &occurrence;
                 break;
         }
@@ -60,6 +65,7 @@ private:
     Layout& layout_;
     Pass pass_ = Pass::AssignIds;
     uint64_t nextId_ = 0;
+    uint64_t placed_ = 0;
 };
 
 }  // namespace

@@ -13,8 +13,8 @@
 namespace ptoplug::ir {
 
 struct Layout {
-    std::vector<uint64_t> ids;          ///< output id per Node::index (UINT64_MAX: unreachable node)
-    std::vector<const Value*> fullAt;   ///< the occurrence written in full, per Node::index
+    std::vector<uint64_t> ids;         ///< output id per Node::index (UINT64_MAX: unreachable node)
+    std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
 };
 
 Layout computeLayout(const Document& doc);

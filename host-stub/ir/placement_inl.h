@@ -9,8 +9,8 @@
 namespace ptoplug::ir {
 namespace detail {
 
-inline bool listed(const std::vector<uint32_t>& keys, uint32_t key) {
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
+inline uint8_t rankOf(const std::vector<uint8_t>& ranks, uint32_t key) {
+    return key < ranks.size() ? ranks[key] : kRankUnlisted;
 }
 
 template <class F>
@@ -34,11 +34,9 @@ void forEachFieldInOrder(const Node& node, bool readOrder, F&& f) {
     const std::vector<uint32_t>& order = readOrder ? schema->readOrder : schema->emitOrder;
     for (uint32_t key : order)
         if (const Member* m = node.fields.findMember(key)) f(*m);
-    for (const Member& m : node.fields) {
-        if (detail::listed(order, m.key)) continue;
-        if (readOrder && detail::listed(schema->unread, m.key)) continue;
-        f(m);
-    }
+    const std::vector<uint8_t>& ranks = readOrder ? schema->readRank : schema->emitRank;
+    for (const Member& m : node.fields)
+        if (detail::rankOf(ranks, m.key) == kRankUnlisted) f(m);
 }
 
 template <class F>
@@ -46,8 +44,10 @@ void forEachMemberInOrder(const Map& map, uint32_t parentKey, bool readOrder, F&
     if (map.find(K::type_kind)) {
         detail::visitOrdered(map, {K::shape, K::types, K::memref, K::tensor_view, K::tile_view, K::window_buffer}, f);
     } else if (parentKey == K::tile_view) {
-        if (readOrder) detail::visitOrdered(map, {K::start_offset, K::stride, K::valid_shape}, f);
-        else detail::visitOrdered(map, {K::valid_shape, K::stride, K::start_offset}, f);
+        if (readOrder)
+            detail::visitOrdered(map, {K::start_offset, K::stride, K::valid_shape}, f);
+        else
+            detail::visitOrdered(map, {K::valid_shape, K::stride, K::start_offset}, f);
     } else {
         for (const Member& m : map) f(m);
     }

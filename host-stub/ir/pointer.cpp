@@ -4,9 +4,12 @@ namespace ptoplug::ir {
 
 void appendPointerToken(std::string& out, std::string_view token) {
     for (char c : token) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
 }
 
@@ -34,8 +37,7 @@ bool search(const Document& doc, const Value& v, const void* target, bool wantNo
                 path.resize(mark);
             }
             return false;
-        case Kind::Map:
-            return descendMap(*v.m);
+        case Kind::Map: return descendMap(*v.m);
         case Kind::Node:
             if (wantNode && v.n == target) return true;
             path += "/fields";
@@ -43,8 +45,7 @@ bool search(const Document& doc, const Value& v, const void* target, bool wantNo
             if (descendMap(v.n->fields)) return true;
             path.resize(mark - 7);
             return false;
-        default:
-            return false;
+        default: return false;
     }
 }
 

@@ -41,7 +41,7 @@ const char* dtypeName(uint64_t code) {
 }
 
 const char* functionTypeName(uint64_t code) {
-    static const char* const names[] = {"Opaque", "Orchestration", "InCore", "AIC", "AIV",
+    static const char* const names[] = {"Opaque", "Orchestration", "InCore", "AIC",  "AIV",
                                         "Group",  "Spmd",          "Inline", "Graph"};
     return code < std::size(names) ? names[code] : nullptr;
 }
@@ -91,8 +91,10 @@ public:
 
     std::string run() {
         const Value& root = doc_.root();
-        if (root.isNode() && root.n->type == K::Program) program(*root.n);
-        else out_ += expr(root) + "\n";
+        if (root.isNode() && root.n->type == K::Program)
+            program(*root.n);
+        else
+            out_ += expr(root) + "\n";
         return std::move(out_);
     }
 
@@ -136,8 +138,10 @@ private:
                 double d = v.kind == Kind::F64 ? v.d : static_cast<double>(v.f);
                 if (std::isnan(d)) return "nan";
                 if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-                if (v.kind == Kind::F64) appendCanonicalDouble(s, d);
-                else appendCanonicalFloat(s, v.f);
+                if (v.kind == Kind::F64)
+                    appendCanonicalDouble(s, d);
+                else
+                    appendCanonicalFloat(s, v.f);
                 return s;
             }
             default: return "?";
@@ -172,11 +176,13 @@ private:
         if (k == "TensorType" || k == "DistributedTensorType" || k == "TileType") {
             std::string s = k == "TensorType" ? "pl.Tensor[" : k == "TileType" ? "pl.Tile[" : "pld.DistributedTensor[";
             s += shape(t.m->find(K::shape)) + ", " + dtype(t.m->find(K::dtype));
-            if (const Value* view = t.m->find(K::tensor_view); view && view->kind == Kind::Map) s += ", " + tensorView(*view->m);
+            if (const Value* view = t.m->find(K::tensor_view); view && view->kind == Kind::Map)
+                s += ", " + tensorView(*view->m);
             return s + "]";
         }
         if (k == "ArrayType") return "pl.Array[" + shape(t.m->find(K::shape)) + ", " + dtype(t.m->find(K::dtype)) + "]";
-        if (k == "TupleType") return "pl.Tuple[" + joined(t.m->find(K::types), [&](const Value& e) { return type(e); }) + "]";
+        if (k == "TupleType")
+            return "pl.Tuple[" + joined(t.m->find(K::types), [&](const Value& e) { return type(e); }) + "]";
         if (k == "CommCtxType") return "pld.CommCtxType";
         if (k == "Ptr") return "pl.Ptr";
         return "pl." + std::string(k);
@@ -299,6 +305,7 @@ private:
             case Kind::Node:
             case Kind::Ref: return expr(v);
             case Kind::Map: return taggedValue(*v.m);
+            case Kind::Span: return "<span>";
             case Kind::RefId: return "?";
         }
         return "?";
@@ -310,10 +317,13 @@ private:
         std::string_view t = tag && tag->kind == Kind::Str ? tag->strView() : std::string_view();
         if (t == "DataType") return dtype(m.find(K::code));
         if (t == "ArgDirectionVector" && payload) {
-            return "[" + joined(payload, [&](const Value& c) {
-                       const char* n = c.kind == Kind::UInt ? argDirectionName(c.u) : nullptr;
-                       return n ? std::string("pl.adir.") + n : number(c);
-                   }) + "]";
+            return "[" +
+                   joined(payload,
+                          [&](const Value& c) {
+                              const char* n = c.kind == Kind::UInt ? argDirectionName(c.u) : nullptr;
+                              return n ? std::string("pl.adir.") + n : number(c);
+                          }) +
+                   "]";
         }
         if (t == "ArgDirection" && payload && payload->kind == Kind::UInt) {
             const char* n = argDirectionName(payload->u);
@@ -331,7 +341,8 @@ private:
         const Value* name = op && op->kind == Kind::Map ? op->m->find(K::name) : nullptr;
         const Value* global = op && op->kind == Kind::Map ? op->m->find(K::is_global_var) : nullptr;
         std::string callee = name && name->kind == Kind::Str ? std::string(name->strView()) : "?";
-        if (global && global->kind == Kind::Bool && global->b) callee = "self." + callee;
+        if (global && global->kind == Kind::Bool && global->b)
+            callee = "self." + callee;
         else if (callee.rfind("tensor.", 0) == 0 || callee.rfind("tile.", 0) == 0 || callee.rfind("test.", 0) == 0)
             callee = "pl." + callee;
         else if (callee.rfind("pld.", 0) != 0)
@@ -398,7 +409,8 @@ private:
                 const Value* var = field(n, K::var);
                 const Value* value = field(n, K::value);
                 const Value* t = var && var->isNode() ? var->n->field(K::type) : nullptr;
-                line(indent, (var ? expr(*var) : "?") + (t ? ": " + type(*t) : "") + " = " + (value ? expr(*value) : "?"));
+                line(indent,
+                     (var ? expr(*var) : "?") + (t ? ": " + type(*t) : "") + " = " + (value ? expr(*value) : "?"));
                 return;
             }
             case K::EvalStmt: {
@@ -429,7 +441,8 @@ private:
             case K::WhileStmt: {
                 const Value* cond = field(n, K::condition);
                 std::string iters = names(field(n, K::iter_args));
-                line(indent, "while " + (cond ? expr(*cond) : "?") + ":" + (iters.empty() ? "" : "  # carries " + iters));
+                line(indent,
+                     "while " + (cond ? expr(*cond) : "?") + ":" + (iters.empty() ? "" : "  # carries " + iters));
                 if (const Value* body = field(n, K::body)) stmt(*body, indent + 1, field(n, K::return_vars));
                 return;
             }
@@ -477,10 +490,13 @@ private:
         std::string target = loopVar ? expr(*loopVar) : "?";
         if (iterArgs && iterArgs->kind == Kind::Array && iterArgs->a->size) {
             target += ", (" + names(iterArgs) + ")";
-            range += ", init_values=(" + joined(iterArgs, [&](const Value& ia) {
-                         const Value* init = ia.isNode() ? ia.n->field(K::initValue) : nullptr;
-                         return init ? expr(*init) : std::string("?");
-                     }) + ")";
+            range += ", init_values=(" +
+                     joined(iterArgs,
+                            [&](const Value& ia) {
+                                const Value* init = ia.isNode() ? ia.n->field(K::initValue) : nullptr;
+                                return init ? expr(*init) : std::string("?");
+                            }) +
+                     ")";
         }
         line(indent, "for " + target + " in pl.range(" + range + "):");
         if (const Value* body = field(n, K::body)) stmt(*body, indent + 1, field(n, K::return_vars));
@@ -501,7 +517,8 @@ private:
             const char* n = levelName(level->u);
             part(std::string("level=pl.Level.") + (n ? n : "?"));
         }
-        if (const Value* role = uintField(f, K::role)) part(role->u == 0 ? "role=pl.Role.Orchestrator" : "role=pl.Role.SubWorker");
+        if (const Value* role = uintField(f, K::role))
+            part(role->u == 0 ? "role=pl.Role.Orchestrator" : "role=pl.Role.SubWorker");
         line(1, "@pl.function(" + decorator + ")");
 
         std::string params;

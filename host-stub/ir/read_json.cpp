@@ -53,8 +53,7 @@ struct Handler {
             auto r = std::from_chars(text, end, i);
             if (r.ec != std::errc() || r.ptr != end) {
                 b.fail("integer " + std::string(s) + " is out of range (below -2^63)",
-                       "integers must fit a signed or unsigned 64-bit integer",
-                       static_cast<int64_t>(here() - length));
+                       "integers must fit a signed or unsigned 64-bit integer", static_cast<int64_t>(here() - length));
                 return false;
             }
             return b.integer(i);

@@ -41,8 +41,14 @@ struct Visitor : msgpack::null_visitor {
     bool start_array(uint32_t n) { return notKey("an array") && b.startArray(n, kUnknownOffset); }
     bool end_array() { return b.endArray(); }
     bool start_map(uint32_t n) { return notKey("a map") && b.startMap(n, kUnknownOffset); }
-    bool start_map_key() { inKey = true; return true; }
-    bool end_map_key() { inKey = false; return true; }
+    bool start_map_key() {
+        inKey = true;
+        return true;
+    }
+    bool end_map_key() {
+        inKey = false;
+        return true;
+    }
     bool end_map() { return b.endMap(); }
     void parse_error(size_t /*parsed*/, size_t errorOffset) {
         syntaxError = true;

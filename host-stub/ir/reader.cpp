@@ -46,7 +46,8 @@ Expected<Format> detectFormat(std::string_view bytes) {
     if (isMsgPackMapMarker(static_cast<unsigned char>(bytes[0]))) return Format::MsgPack;
     size_t i = 0;
     while (i < bytes.size() && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\n' || bytes[i] == '\r')) ++i;
-    if (i == bytes.size()) return fileError("", "empty file (only whitespace)", "an IR file holds one serialized pypto Program");
+    if (i == bytes.size())
+        return fileError("", "empty file (only whitespace)", "an IR file holds one serialized pypto Program");
     if (bytes[i] == '{') return Format::Json;
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(bytes[i]));
@@ -87,12 +88,15 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
 
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format) {
     if (path == "-") {
-        auto text = std::make_shared<std::string>(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        auto text =
+            std::make_shared<std::string>(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
         std::string_view bytes(*text);
         return readDocument(bytes, format, "<stdin>", std::move(text));
     }
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fileError(path, std::string("cannot open: ") + std::strerror(errno), "check the path and its permissions");
+    if (fd < 0)
+        return fileError(path, std::string("cannot open: ") + std::strerror(errno),
+                         "check the path and its permissions");
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);

@@ -32,12 +32,7 @@ Value makeSingletonType(Document& doc, std::string_view typeKind) {
     return Value::map(m);
 }
 
-Value makeUnknownSpan(Document& doc) {
-    Map* m = doc.newMap(5);
-    for (uint32_t key : {K::begin_column, K::begin_line, K::end_column, K::end_line}) doc.set(*m, key, Value::integer(-1));
-    doc.set(*m, K::filename, Value::str(""));
-    return Value::map(m);
-}
+Value makeUnknownSpan(Document& doc) { return Value::span(doc.arena().make<Span>(Span{"", 0, -1, -1, -1, -1})); }
 
 Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span) {
     Node* var = doc.newNode(K::Var, 3);

@@ -17,7 +17,14 @@ namespace ptoplug::ir {
 
 /// Codes of IR_FORMAT §7 the rewriter writes.
 enum ParamDirectionCode : uint8_t { kParamIn = 0, kParamOut = 1, kParamInOut = 2 };
-enum ArgDirectionCode : uint8_t { kArgInput = 0, kArgOutput = 1, kArgInOut = 2, kArgOutputExisting = 3, kArgNoDep = 4, kArgScalar = 5 };
+enum ArgDirectionCode : uint8_t {
+    kArgInput = 0,
+    kArgOutput = 1,
+    kArgInOut = 2,
+    kArgOutputExisting = 3,
+    kArgNoDep = 4,
+    kArgScalar = 5
+};
 
 /// A type map {"type_kind": kind} for the singleton types (CommCtxType, Ptr, UnknownType, ...).
 Value makeSingletonType(Document& doc, std::string_view typeKind);

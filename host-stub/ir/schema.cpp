@@ -28,6 +28,11 @@ struct Table {
         s.readOrder = same ? emit : std::move(read);
         s.emitOrder = std::move(emit);
         s.unread = std::move(unread);
+        s.emitRank.assign(K::kCount, kRankUnlisted);
+        s.readRank.assign(K::kCount, kRankUnlisted);
+        for (size_t i = 0; i < s.emitOrder.size(); ++i) s.emitRank[s.emitOrder[i]] = static_cast<uint8_t>(i);
+        for (uint32_t key : s.unread) s.readRank[key] = kRankUnread;
+        for (size_t i = 0; i < s.readOrder.size(); ++i) s.readRank[s.readOrder[i]] = static_cast<uint8_t>(i);
         known[type] = true;
         return s;
     }
@@ -64,9 +69,8 @@ struct Table {
             {K::type, K::args, K::attrs, K::kwargs});
         add(K::Submit,
             {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList), req(K::deps, FK::NodeList),
-             optNullable(K::core_num, FK::OptNode), opt(K::sync_start, FK::Bool),
-             opt(K::allow_early_resolve, FK::Bool), optNullable(K::predicate, FK::OptNode),
-             optNullable(K::attrs, FK::Attrs), req(K::kwargs, FK::Attrs)},
+             optNullable(K::core_num, FK::OptNode), opt(K::sync_start, FK::Bool), opt(K::allow_early_resolve, FK::Bool),
+             optNullable(K::predicate, FK::OptNode), optNullable(K::attrs, FK::Attrs), req(K::kwargs, FK::Attrs)},
             {K::type, K::args, K::deps, K::core_num, K::predicate, K::attrs, K::kwargs});
         add(K::MakeTuple, {opt(K::type, FK::Type), req(K::elements, FK::NodeList)}, {K::type, K::elements},
             {K::elements}, {K::type}, false);
@@ -95,8 +99,8 @@ struct Table {
         add(K::WhileStmt,
             {req(K::condition, FK::Node), req(K::iter_args, FK::NodeList), req(K::body, FK::Node),
              req(K::return_vars, FK::NodeList)},
-            {K::iter_args, K::condition, K::body, K::return_vars}, {K::condition, K::iter_args, K::body, K::return_vars},
-            {}, false);
+            {K::iter_args, K::condition, K::body, K::return_vars},
+            {K::condition, K::iter_args, K::body, K::return_vars}, {}, false);
         add(K::BreakStmt, {}, {});
         add(K::ContinueStmt, {}, {});
         add(K::InlineStmt, {req(K::body, FK::Str), opt(K::language, FK::Enum, ES::InlineLanguage)}, {});
@@ -139,12 +143,30 @@ bool enumCodeValid(EnumSet set, uint64_t code) {
     switch (set) {
         case EnumSet::DataType:
             switch (code) {
-                case 0: case 16: case 17: case 18: case 19: case 20: case 21: case 32: case 33: case 34:
-                case 35: case 36: case 48: case 49: case 50: case 51: case 52: case 53: case 54: case 64:
-                case 65: case 66: case 80:
-                    return true;
-                default:
-                    return false;
+                case 0:
+                case 16:
+                case 17:
+                case 18:
+                case 19:
+                case 20:
+                case 21:
+                case 32:
+                case 33:
+                case 34:
+                case 35:
+                case 36:
+                case 48:
+                case 49:
+                case 50:
+                case 51:
+                case 52:
+                case 53:
+                case 54:
+                case 64:
+                case 65:
+                case 66:
+                case 80: return true;
+                default: return false;
             }
         case EnumSet::FunctionType: return code <= 8;
         case EnumSet::Level: return code <= 9 || code == 255;

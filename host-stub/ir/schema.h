@@ -12,12 +12,12 @@ namespace ptoplug::ir {
 
 enum class FieldKind : uint8_t {
     Any,
-    Node,       ///< a node (full or ref)
-    OptNode,    ///< a node or nil
-    NodeList,   ///< array of nodes
-    Type,       ///< inline type map (§4)
-    TypeList,   ///< array of type maps
-    Span,       ///< inline span map (§3.1)
+    Node,      ///< a node (full or ref)
+    OptNode,   ///< a node or nil
+    NodeList,  ///< array of nodes
+    Type,      ///< inline type map (§4)
+    TypeList,  ///< array of type maps
+    Span,      ///< inline span map (§3.1)
     Str,
     StrList,
     Bool,
@@ -29,12 +29,24 @@ enum class FieldKind : uint8_t {
     Op,         ///< {is_global_var, name} (§3.2)
     Functions,  ///< Program.functions: array of {key: Op, value: Function node}
     Int64List,
-    Enum,       ///< an enum code, range-checked by `enumSet`
-    EnumList,   ///< array of enum codes
+    Enum,      ///< an enum code, range-checked by `enumSet`
+    EnumList,  ///< array of enum codes
 };
 
 /// The enums of IR_FORMAT §7 that appear as bare codes.
-enum class EnumSet : uint8_t { None, DataType, FunctionType, Level, Role, ParamDirection, ArgDirection, ForKind, SplitMode, MemorySpace, InlineLanguage };
+enum class EnumSet : uint8_t {
+    None,
+    DataType,
+    FunctionType,
+    Level,
+    Role,
+    ParamDirection,
+    ArgDirection,
+    ForKind,
+    SplitMode,
+    MemorySpace,
+    InlineLanguage
+};
 
 struct FieldSpec {
     uint32_t key;
@@ -44,12 +56,19 @@ struct FieldSpec {
     EnumSet enumSet;
 };
 
+/// Position of a field in an emit/read order: an index into the order, or one of these.
+inline constexpr uint8_t kRankUnlisted = 255;
+inline constexpr uint8_t kRankUnread = 254;
+
 struct NodeSchema {
     uint32_t type = 0;
     std::vector<FieldSpec> fields;
     std::vector<uint32_t> emitOrder;  ///< node-bearing fields in pypto's writer order
     std::vector<uint32_t> readOrder;  ///< node-bearing fields in pypto's reader order
     std::vector<uint32_t> unread;     ///< node-bearing fields pypto's reader never reads
+    /// Per known key id: its rank in emitOrder / readOrder (kRankUnlisted, or kRankUnread in readRank).
+    std::vector<uint8_t> emitRank;
+    std::vector<uint8_t> readRank;
 };
 
 /// The schema of a known node type; nullptr for unknown types (kept generically).

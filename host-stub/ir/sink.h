@@ -46,7 +46,10 @@ private:
 class StringSink final : public Sink {
 public:
     StringSink() : Sink(size_t{64} << 10) {}
-    std::string& str() { flush(); return out_; }
+    std::string& str() {
+        flush();
+        return out_;
+    }
 
 private:
     void drain(const char* data, size_t size) override { out_.append(data, size); }

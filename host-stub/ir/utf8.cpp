@@ -16,10 +16,20 @@ bool isValidUtf8(std::string_view s) {
         size_t n = 0;
         uint32_t cp = 0;
         uint32_t min = 0;
-        if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; min = 0x80; }
-        else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; min = 0x800; }
-        else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; min = 0x10000; }
-        else return false;
+        if ((c & 0xE0) == 0xC0) {
+            n = 1;
+            cp = c & 0x1F;
+            min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2;
+            cp = c & 0x0F;
+            min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3;
+            cp = c & 0x07;
+            min = 0x10000;
+        } else
+            return false;
         if (static_cast<size_t>(end - p) <= n) return false;
         for (size_t i = 1; i <= n; ++i) {
             if ((p[i] & 0xC0) != 0x80) return false;

@@ -22,7 +22,8 @@ const char* kindName(const Value& v) {
         case Kind::F32: return "a float";
         case Kind::Str: return "a string";
         case Kind::Array: return "an array";
-        case Kind::Map: return "a map";
+        case Kind::Map:
+        case Kind::Span: return "a map";
         case Kind::Node:
         case Kind::Ref:
         case Kind::RefId: return "a node";
@@ -48,9 +49,12 @@ private:
         error_.message = std::move(message);
         error_.hint = std::move(hint);
         uint32_t offset = kUnknownOffset;
-        if (where->kind == Kind::Ref || where->kind == Kind::RefId) offset = where->aux;
-        else if (where->kind == Kind::Node) offset = where->n->offset;
-        else offset = nearestNodeOffset_;
+        if (where->kind == Kind::Ref || where->kind == Kind::RefId)
+            offset = where->aux;
+        else if (where->kind == Kind::Node)
+            offset = where->n->offset;
+        else
+            offset = nearestNodeOffset_;
         if (offset != kUnknownOffset) error_.offset = offset;
     }
 
@@ -83,8 +87,7 @@ private:
                 nearestNodeOffset_ = saved;
                 return;
             }
-            default:
-                return;
+            default: return;
         }
     }
 
@@ -151,6 +154,7 @@ private:
             }
             case FieldKind::Type: return checkType(v, where);
             case FieldKind::Span: {
+                if (v.kind == Kind::Span) return;
                 if (v.kind != Kind::Map) return expected(v, "", where, "a span map");
                 for (const Member& m : *v.m) {
                     if (m.key == K::filename) {
@@ -159,6 +163,8 @@ private:
                                m.key == K::end_column) {
                         checkInt(m.value, where, std::numeric_limits<int64_t>::min(),
                                  std::numeric_limits<int64_t>::max(), "int64");
+                    } else if (m.value.isNode() || m.value.kind == Kind::Array || m.value.kind == Kind::Map) {
+                        expected(m.value, "", where + "." + std::string(doc_.keys().name(m.key)), "a plain value");
                     }
                 }
                 return;
@@ -187,8 +193,9 @@ private:
             case FieldKind::Enum:
                 if (v.kind != Kind::UInt) return expected(v, "", where, "an enum code (unsigned integer)");
                 if (!enumCodeValid(enumSet, v.u))
-                    failAt(&v, std::string(enumSetName(enumSet)) + " code " + std::to_string(v.u) + " out of range in " +
-                                   where,
+                    failAt(&v,
+                           std::string(enumSetName(enumSet)) + " code " + std::to_string(v.u) + " out of range in " +
+                               where,
                            "see IR_FORMAT §7 for the valid codes");
                 return;
             case FieldKind::Attrs: return checkAttrs(v, where);
@@ -271,8 +278,10 @@ private:
             if (!payload) return failAt(&v, std::string(t) + " value without 'value' in " + where, "");
             checkField(*payload, kind, e, where);
         };
-        if (t == "ArgDirectionVector") need(FieldKind::EnumList, EnumSet::ArgDirection);
-        else if (t == "ArgDirection") need(FieldKind::Enum, EnumSet::ArgDirection);
+        if (t == "ArgDirectionVector")
+            need(FieldKind::EnumList, EnumSet::ArgDirection);
+        else if (t == "ArgDirection")
+            need(FieldKind::Enum, EnumSet::ArgDirection);
         else if (t == "Int32Vector") {
             if (!payload) return need(FieldKind::Any, EnumSet::None);
             if (payload->kind != Kind::Array) return expected(*payload, "", where, "an array");
@@ -332,8 +341,9 @@ private:
                     const Value* edge = kids[fr.next++];
                     Node* child = edge->n;
                     if (state[child->index] == 1) {
-                        failAt(edge, "reference cycle: node " + std::to_string(child->inputId) +
-                                         " contains a reference to itself",
+                        failAt(edge,
+                               "reference cycle: node " + std::to_string(child->inputId) +
+                                   " contains a reference to itself",
                                "IR is acyclic: a node may only refer to nodes outside itself");
                     } else if (state[child->index] == 0) {
                         push(child);

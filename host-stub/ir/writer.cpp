@@ -65,6 +65,22 @@ public:
                 emit_.endMap(3);
                 return true;
             }
+            case Kind::Span: {
+                const Span& sp = *v.sp;
+                emit_.beginMap(5);
+                emit_.key(0, "begin_column");
+                emit_.integer(sp.beginColumn);
+                emit_.key(1, "begin_line");
+                emit_.integer(sp.beginLine);
+                emit_.key(2, "end_column");
+                emit_.integer(sp.endColumn);
+                emit_.key(3, "end_line");
+                emit_.integer(sp.endLine);
+                emit_.key(4, "filename");
+                if (!emit_.string(sp.file(), &v)) return false;
+                emit_.endMap(5);
+                return true;
+            }
             case Kind::Str: return emit_.string(v.strView(), &v);
             case Kind::Null: emit_.null(); return true;
             case Kind::Bool: emit_.boolean(v.b); return true;
@@ -89,9 +105,15 @@ public:
 
     const Value* badString = nullptr;
 
-    void beginArray(uint32_t) { sink_.put('['); ++depth_; }
+    void beginArray(uint32_t) {
+        sink_.put('[');
+        ++depth_;
+    }
     void endArray(uint32_t size) { close(']', size); }
-    void beginMap(uint32_t) { sink_.put('{'); ++depth_; }
+    void beginMap(uint32_t) {
+        sink_.put('{');
+        ++depth_;
+    }
     void endMap(uint32_t size) { close('}', size); }
     void item(uint32_t index) { separate(index); }
     void key(uint32_t index, std::string_view name) {
@@ -235,6 +257,7 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         if (!ok && emitter.badString) {
             IrError e;
             e.pointer = pointerTo(doc, emitter.badString);
+            if (emitter.badString->kind == Kind::Span) e.pointer += "/filename";
             e.message = "string is not valid UTF-8 and cannot be written as JSON";
             e.hint = "write this program as MessagePack (--format msgpack), which keeps such strings";
             return e;

@@ -92,7 +92,8 @@ TEST(ReadErrors, DuplicateId) {
 TEST(ReadErrors, ReferenceCycle) {
     // The shape dimension of x refers to x itself.
     std::string cyclic = replaced(
-        kProgram, R"({"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 4, "type": "ConstInt"})",
+        kProgram,
+        R"({"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 4, "type": "ConstInt"})",
         R"({"ref": 2})");
     IrError e = expectError(cyclic, "reference cycle");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/shape/0");
@@ -105,7 +106,8 @@ TEST(ReadErrors, StringWhereANodeIsExpected) {
 }
 
 TEST(ReadErrors, OtherWrongValueKinds) {
-    expectError(replaced(kProgram, R"("name": "f", "param)", R"("name": 5, "param)"), "expected a string for Function.name");
+    expectError(replaced(kProgram, R"("name": "f", "param)", R"("name": 5, "param)"),
+                "expected a string for Function.name");
     expectError(replaced(kProgram, R"("return_types": [])", R"("return_types": {})"), "expected an array");
     expectError(replaced(kProgram, R"("id": 3,)", R"("id": "3",)"), "node id must be an unsigned integer");
     expectError(replaced(kProgram, R"("value": 4})", R"("value": true})"), "expected an integer");
@@ -123,7 +125,9 @@ TEST(ReadErrors, DeepNestingIsRejectedWithoutOverflow) {
     IrError e = expectError(json, "nesting deeper than");
     EXPECT_GT(e.line, 0);
 
-    std::string msgpack = "\x81\xa1" "a";
+    std::string msgpack =
+        "\x81\xa1"
+        "a";
     msgpack += std::string(depth, '\x91');
     msgpack += '\xc0';
     auto doc = readDocument(msgpack, Format::Auto, "deep.msgpack");
@@ -141,8 +145,7 @@ TEST(ReadErrors, EnumCodeOutOfRange) {
 TEST(ReadErrors, IntegerOutOfRange) {
     expectError(replaced(kProgram, R"("value": 4})", R"("value": 9223372036854775808})"),
                 "integer out of range for int64");
-    IrError e = expectError(replaced(kProgram, R"("value": 4})", R"("value": 18446744073709551616})"),
-                            "out of range");
+    IrError e = expectError(replaced(kProgram, R"("value": 4})", R"("value": 18446744073709551616})"), "out of range");
     EXPECT_EQ(e.line, 4);
     expectError(replaced(kProgram, R"("value": 4})", R"("value": -9223372036854775809})"), "out of range");
 }

@@ -82,6 +82,11 @@ void render(const ir::Document& doc, const ir::Value& v, std::unordered_map<cons
         }
         case Kind::F32: out += "f32:" + std::to_string(v.f); return;
         case Kind::Str: out += '"' + std::string(v.strView()) + '"'; return;
+        case Kind::Span:
+            out += "span(" + std::string(v.sp->file()) + ":" + std::to_string(v.sp->beginLine) + ":" +
+                   std::to_string(v.sp->beginColumn) + "-" + std::to_string(v.sp->endLine) + ":" +
+                   std::to_string(v.sp->endColumn) + ")";
+            return;
         case Kind::Array:
             out += '[';
             for (const ir::Value& item : *v.a) {
@@ -151,12 +156,12 @@ const std::map<std::string, std::vector<std::string>>& readOrders() {
             {"SpmdScopeStmt", {"core_num", "body", "attrs"}},
             {"CommDomainScopeStmt", {"slots", "body", "attrs"}},
         };
-        for (const char* s : {"InCoreScopeStmt", "ClusterScopeStmt", "HierarchyScopeStmt", "SplitAivScopeStmt",
-                              "RuntimeScopeStmt"})
+        for (const char* s :
+             {"InCoreScopeStmt", "ClusterScopeStmt", "HierarchyScopeStmt", "SplitAivScopeStmt", "RuntimeScopeStmt"})
             o[s] = {"body", "attrs"};
-        for (const char* b : {"Add", "Sub", "Mul", "FloorDiv", "FloorMod", "FloatDiv", "Min", "Max", "Pow", "Eq",
-                              "Ne", "Lt", "Le", "Gt", "Ge", "And", "Or", "Xor", "BitAnd", "BitOr", "BitXor",
-                              "BitShiftLeft", "BitShiftRight"})
+        for (const char* b : {"Add", "Sub", "Mul",    "FloorDiv", "FloorMod", "FloatDiv",     "Min",          "Max",
+                              "Pow", "Eq",  "Ne",     "Lt",       "Le",       "Gt",           "Ge",           "And",
+                              "Or",  "Xor", "BitAnd", "BitOr",    "BitXor",   "BitShiftLeft", "BitShiftRight"})
             o[b] = {"type", "left", "right"};
         for (const char* u : {"Abs", "Neg", "Not", "BitNot", "Cast"}) o[u] = {"type", "operand"};
         return o;

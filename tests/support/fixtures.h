@@ -9,10 +9,10 @@
 namespace ptoplug::test {
 
 struct Fixture {
-    std::string name;      ///< "<case>/before" or "<case>/after"
-    std::string json;      ///< canonical JSON bytes
-    std::string msgpack;   ///< pypto's MessagePack bytes
-    std::string text;      ///< pypto's printed text
+    std::string name;     ///< "<case>/before" or "<case>/after"
+    std::string json;     ///< canonical JSON bytes
+    std::string msgpack;  ///< pypto's MessagePack bytes
+    std::string text;     ///< pypto's printed text
     /// pypto's own writer put a full node after a reference to it in read order (IR_FORMAT §2.1):
     /// true for the host-orchestration fixtures, whose CommDomainScopeStmt slots come first.
     bool pyptoPlacementUnreadable = false;
