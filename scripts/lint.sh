@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# clang-format (check only) over every source; with --tidy also clang-tidy over the host and plugin.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t files < <(git ls-files '*.c' '*.h' '*.cpp' | grep -v '^tests/data/' | grep -v '^tests/abi/reordered')
+clang-format --dry-run -Werror "${files[@]}"
+if [ "${1:-}" = "--tidy" ]; then
+  [ -f build/compile_commands.json ] || cmake -S . -B build >/dev/null
+  mapfile -t units < <(git ls-files 'host-stub/*.cpp' 'plugin/*.cpp' 'tools/*.cpp')
+  clang-tidy -p build --quiet "${units[@]}"
+fi
+echo "lint: ok"
