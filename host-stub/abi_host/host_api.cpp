@@ -1,0 +1,903 @@
+// The host function table over the IR core. Every entry validates its arguments and catches every
+// exception: nothing but a status crosses the ABI.
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <new>
+
+#include "abi_host/run_context.h"
+#include "ir/rewrite.h"
+#include "ir/placement.h"
+#include "ir/schema.h"
+
+pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
+    static std::atomic<uint64_t> next{1};
+    token = next.fetch_add(1);
+}
+
+namespace ptoplug::host {
+namespace {
+
+using ir::Kind;
+using ir::Node;
+using ir::Value;
+namespace K = ir::K;
+
+constexpr uint32_t kDynamicFieldBase = 0x10000;
+
+// --- handle conversion ------------------------------------------------------------------------------
+
+Node* toNode(pto_run_context* ctx, pto_node h) {
+    if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0) return nullptr;
+    uint64_t index = h.opaque[1] - 1;
+    return index < ctx->doc.nodes().size() ? ctx->doc.nodes()[index] : nullptr;
+}
+
+pto_node fromNode(pto_run_context* ctx, const Node* n) {
+    pto_node h{};
+    if (n) {
+        h.opaque[0] = ctx->token;
+        h.opaque[1] = uint64_t{n->index} + 1;
+    }
+    return h;
+}
+
+Value* toValue(pto_run_context* ctx, pto_value h) {
+    if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0 || h.opaque[1] > ctx->values.size()) return nullptr;
+    return ctx->values[h.opaque[1] - 1];
+}
+
+pto_value fromValue(pto_run_context* ctx, Value* v) {
+    ctx->values.push_back(v);
+    pto_value h{};
+    h.opaque[0] = ctx->token;
+    h.opaque[1] = ctx->values.size();
+    return h;
+}
+
+std::string_view view(pto_string s) { return s.data ? std::string_view(s.data, s.size) : std::string_view(); }
+pto_string str(std::string_view s) { return pto_string{s.data(), s.size()}; }
+
+// Maps an ABI field id to an interned key; UINT32_MAX if unknown.
+uint32_t keyOf(uint32_t field) {
+    static constexpr uint32_t kKeys[] = {
+        UINT32_MAX,  K::params,    K::body,       K::args,        K::deps,       K::core_num,    K::predicate,
+        K::var,      K::value,     K::expr,       K::stmts,       K::condition,  K::then_body,   K::else_body,
+        K::return_vars, K::loop_var, K::start,    K::stop,        K::step,       K::iter_args,   K::initValue,
+        K::tuple,    K::elements,  K::left,       K::right,       K::operand,    K::base,        K::size,
+        K::byte_offset, K::slot_index, K::slots,  K::type,        K::attrs,      K::kwargs,      K::span,
+        K::name,     K::name_hint};
+    if (field < std::size(kKeys)) return kKeys[field];
+    if (field >= kDynamicFieldBase) return field - kDynamicFieldBase;
+    return UINT32_MAX;
+}
+
+// Runs `body`, turning any exception into a status (nothing may unwind into a plugin).
+template <class F>
+pto_status guarded(F&& body) {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return PTO_ERR_INTERNAL;
+    } catch (...) {
+        return PTO_ERR_INTERNAL;
+    }
+}
+
+#define PTO_REQUIRE(cond, status) \
+    do {                          \
+        if (!(cond)) return status; \
+    } while (0)
+
+pto_node_kind kindOf(uint32_t type) {
+    switch (type) {
+        case K::Program: return PTO_NODE_PROGRAM;
+        case K::Function: return PTO_NODE_FUNCTION;
+        case K::Var: return PTO_NODE_VAR;
+        case K::IterArg: return PTO_NODE_ITER_ARG;
+        case K::MemRef: return PTO_NODE_MEM_REF;
+        case K::WindowBuffer: return PTO_NODE_WINDOW_BUFFER;
+        case K::ConstInt: return PTO_NODE_CONST_INT;
+        case K::ConstFloat: return PTO_NODE_CONST_FLOAT;
+        case K::ConstBool: return PTO_NODE_CONST_BOOL;
+        case K::Call: return PTO_NODE_CALL;
+        case K::Submit: return PTO_NODE_SUBMIT;
+        case K::MakeTuple: return PTO_NODE_MAKE_TUPLE;
+        case K::TupleGetItemExpr: return PTO_NODE_TUPLE_GET_ITEM;
+        case K::AssignStmt: return PTO_NODE_ASSIGN_STMT;
+        case K::EvalStmt: return PTO_NODE_EVAL_STMT;
+        case K::ReturnStmt: return PTO_NODE_RETURN_STMT;
+        case K::YieldStmt: return PTO_NODE_YIELD_STMT;
+        case K::SeqStmts: return PTO_NODE_SEQ_STMTS;
+        case K::IfStmt: return PTO_NODE_IF_STMT;
+        case K::ForStmt: return PTO_NODE_FOR_STMT;
+        case K::WhileStmt: return PTO_NODE_WHILE_STMT;
+        case K::BreakStmt: return PTO_NODE_BREAK_STMT;
+        case K::ContinueStmt: return PTO_NODE_CONTINUE_STMT;
+        case K::InlineStmt: return PTO_NODE_INLINE_STMT;
+        case K::InCoreScopeStmt: return PTO_NODE_IN_CORE_SCOPE_STMT;
+        case K::ClusterScopeStmt: return PTO_NODE_CLUSTER_SCOPE_STMT;
+        case K::HierarchyScopeStmt: return PTO_NODE_HIERARCHY_SCOPE_STMT;
+        case K::SpmdScopeStmt: return PTO_NODE_SPMD_SCOPE_STMT;
+        case K::SplitAivScopeStmt: return PTO_NODE_SPLIT_AIV_SCOPE_STMT;
+        case K::RuntimeScopeStmt: return PTO_NODE_RUNTIME_SCOPE_STMT;
+        case K::CommDomainScopeStmt: return PTO_NODE_COMM_DOMAIN_SCOPE_STMT;
+        default: break;
+    }
+    if (ir::isBinaryOpType(type)) return PTO_NODE_BINARY;
+    if (ir::isUnaryOpType(type)) return PTO_NODE_UNARY;
+    return PTO_NODE_OTHER;
+}
+
+pto_type_kind typeKindOf(const Value* type) {
+    if (!type) return PTO_TYPE_NONE;
+    if (type->kind != Kind::Map) return PTO_TYPE_OTHER;
+    const Value* k = type->m->find(K::type_kind);
+    if (!k || k->kind != Kind::Str) return PTO_TYPE_OTHER;
+    std::string_view s = k->strView();
+    if (s == "ScalarType") return PTO_TYPE_SCALAR;
+    if (s == "TensorType") return PTO_TYPE_TENSOR;
+    if (s == "DistributedTensorType") return PTO_TYPE_DISTRIBUTED_TENSOR;
+    if (s == "TileType") return PTO_TYPE_TILE;
+    if (s == "ArrayType") return PTO_TYPE_ARRAY;
+    if (s == "TupleType") return PTO_TYPE_TUPLE;
+    if (s == "CommCtxType") return PTO_TYPE_COMM_CTX;
+    if (s == "Ptr") return PTO_TYPE_PTR;
+    return PTO_TYPE_OTHER;
+}
+
+bool isCallLike(const Node* n) { return n && (n->type == K::Call || n->type == K::Submit); }
+
+// The direct node occupying (field, index): element of a node list, or the single node field.
+Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* status) {
+    uint32_t key = keyOf(field);
+    Value* v = key == UINT32_MAX ? nullptr : n->field(key);
+    if (!v) {
+        *status = PTO_ERR_NOT_FOUND;
+        return nullptr;
+    }
+    if (v->kind == Kind::Array) {
+        if (index >= v->a->size) {
+            *status = PTO_ERR_OUT_OF_RANGE;
+            return nullptr;
+        }
+        Value* item = &v->a->items[index];
+        if (!item->isNode()) {
+            *status = PTO_ERR_WRONG_KIND;
+            return nullptr;
+        }
+        return item;
+    }
+    if (v->isNode()) {
+        if (index != 0) {
+            *status = PTO_ERR_OUT_OF_RANGE;
+            return nullptr;
+        }
+        return v;
+    }
+    *status = v->kind == Kind::Null ? PTO_ERR_OUT_OF_RANGE : PTO_ERR_WRONG_KIND;
+    return nullptr;
+}
+
+Value spanOf(pto_run_context* ctx, pto_node source) {
+    Node* n = toNode(ctx, source);
+    if (n)
+        if (const Value* sp = n->field(K::span)) return *sp;
+    return ir::makeUnknownSpan(ctx->doc);
+}
+
+// --- program -------------------------------------------------------------------------------------
+
+const Value* functionsOf(pto_run_context* ctx) {
+    const Value& root = ctx->doc.root();
+    if (!root.isNode() || root.n->type != K::Program) return nullptr;
+    const Value* fns = root.n->field(K::functions);
+    return fns && fns->kind == Kind::Array ? fns : nullptr;
+}
+
+Node* functionAt(const Value* functions, size_t i) {
+    const Value& entry = functions->a->items[i];
+    const Value* fn = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
+    return fn && fn->isNode() ? fn->n : nullptr;
+}
+
+pto_status program(pto_run_context* ctx, pto_node* out) {
+    PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
+    const Value& root = ctx->doc.root();
+    PTO_REQUIRE(root.isNode(), PTO_ERR_WRONG_KIND);
+    *out = fromNode(ctx, root.n);
+    return PTO_OK;
+}
+
+pto_status programFunctionCount(pto_run_context* ctx, size_t* out) {
+    PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
+    const Value* fns = functionsOf(ctx);
+    PTO_REQUIRE(fns, PTO_ERR_WRONG_KIND);
+    *out = fns->a->size;
+    return PTO_OK;
+}
+
+pto_status programFunctionAt(pto_run_context* ctx, size_t index, pto_node* out) {
+    PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
+    const Value* fns = functionsOf(ctx);
+    PTO_REQUIRE(fns, PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(index < fns->a->size, PTO_ERR_OUT_OF_RANGE);
+    Node* fn = functionAt(fns, index);
+    PTO_REQUIRE(fn, PTO_ERR_WRONG_KIND);
+    *out = fromNode(ctx, fn);
+    return PTO_OK;
+}
+
+pto_status programFindFunction(pto_run_context* ctx, pto_string name, pto_node* out) {
+    PTO_REQUIRE(ctx && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
+    const Value* fns = functionsOf(ctx);
+    PTO_REQUIRE(fns, PTO_ERR_WRONG_KIND);
+    std::string_view wanted = view(name);
+    for (uint32_t i = 0; i < fns->a->size; ++i) {
+        Node* fn = functionAt(fns, i);
+        const Value* n = fn ? fn->field(K::name) : nullptr;
+        if (n && n->kind == Kind::Str && n->strView() == wanted) {
+            *out = fromNode(ctx, fn);
+            return PTO_OK;
+        }
+    }
+    return PTO_ERR_NOT_FOUND;
+}
+
+// --- nodes ---------------------------------------------------------------------------------------
+
+pto_status nodeKind(pto_run_context* ctx, pto_node node, pto_node_kind* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    *out = kindOf(n->type);
+    return PTO_OK;
+}
+
+pto_status nodeTypeName(pto_run_context* ctx, pto_node node, pto_string* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    *out = str(ctx->doc.keys().name(n->type));
+    return PTO_OK;
+}
+
+pto_status nodeName(pto_run_context* ctx, pto_node node, pto_string* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    uint32_t key = (n->type == K::Program || n->type == K::Function) ? K::name : K::name_hint;
+    PTO_REQUIRE(key == K::name || n->type == K::Var || n->type == K::IterArg || n->type == K::MemRef ||
+                    n->type == K::WindowBuffer,
+                PTO_ERR_WRONG_KIND);
+    const Value* v = n->field(key);
+    PTO_REQUIRE(v && v->kind == Kind::Str, PTO_ERR_NOT_FOUND);
+    *out = str(v->strView());
+    return PTO_OK;
+}
+
+pto_status nodeSpan(pto_run_context* ctx, pto_node node, pto_span* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    pto_span s{pto_string{"", 0}, -1, -1, -1, -1};
+    if (const Value* v = n->field(K::span)) {
+        if (v->kind == Kind::Span) {
+            s.filename = str(v->sp->file());
+            s.begin_line = v->sp->beginLine;
+            s.begin_column = v->sp->beginColumn;
+            s.end_line = v->sp->endLine;
+            s.end_column = v->sp->endColumn;
+        } else if (v->kind == Kind::Map) {
+            auto num = [&](uint32_t key, int64_t& dst) {
+                const Value* x = v->m->find(key);
+                if (x && x->kind == Kind::Int) dst = x->i;
+                if (x && x->kind == Kind::UInt && x->u <= INT64_MAX) dst = static_cast<int64_t>(x->u);
+            };
+            if (const Value* f = v->m->find(K::filename); f && f->kind == Kind::Str) s.filename = str(f->strView());
+            num(K::begin_line, s.begin_line);
+            num(K::begin_column, s.begin_column);
+            num(K::end_line, s.end_line);
+            num(K::end_column, s.end_column);
+        }
+    }
+    *out = s;
+    return PTO_OK;
+}
+
+pto_status nodeTypeKind(pto_run_context* ctx, pto_node node, pto_type_kind* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    *out = typeKindOf(n->field(K::type));
+    return PTO_OK;
+}
+
+pto_status nodeChildCount(pto_run_context* ctx, pto_node node, uint32_t field, size_t* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    uint32_t key = keyOf(field);
+    const Value* v = key == UINT32_MAX ? nullptr : n->field(key);
+    PTO_REQUIRE(v, PTO_ERR_NOT_FOUND);
+    if (v->kind == Kind::Array) *out = v->a->size;
+    else if (v->isNode()) *out = 1;
+    else if (v->kind == Kind::Null) *out = 0;
+    else return PTO_ERR_WRONG_KIND;
+    return PTO_OK;
+}
+
+pto_status nodeChild(pto_run_context* ctx, pto_node node, uint32_t field, size_t index, pto_node* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    pto_status status = PTO_OK;
+    Value* slot = childSlot(n, field, index, &status);
+    PTO_REQUIRE(slot, status);
+    *out = fromNode(ctx, slot->n);
+    return PTO_OK;
+}
+
+pto_status nodeField(pto_run_context* ctx, pto_node node, uint32_t field, pto_value* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    uint32_t key = keyOf(field);
+    Value* v = key == UINT32_MAX ? nullptr : n->field(key);
+    PTO_REQUIRE(v, PTO_ERR_NOT_FOUND);
+    return guarded([&] {
+        *out = fromValue(ctx, v);
+        return PTO_OK;
+    });
+}
+
+pto_status fieldFromName(pto_run_context* ctx, pto_string name, uint32_t* out) {
+    PTO_REQUIRE(ctx && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        uint32_t key = ctx->doc.keys().intern(view(name));
+        for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
+            if (keyOf(f) == key) {
+                *out = f;
+                return PTO_OK;
+            }
+        *out = kDynamicFieldBase + key;
+        return PTO_OK;
+    });
+}
+
+// --- functions, calls ----------------------------------------------------------------------------
+
+pto_status functionInfo(pto_run_context* ctx, pto_node function, pto_function_info* out) {
+    Node* n = toNode(ctx, function);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(n->type == K::Function, PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(out->struct_size >= offsetof(pto_function_info, param_count) + sizeof(size_t),
+                PTO_ERR_INVALID_ARGUMENT);
+    auto code = [&](uint32_t key, int32_t absent) {
+        const Value* v = n->field(key);
+        return v && v->kind == Kind::UInt && v->u <= INT32_MAX ? static_cast<int32_t>(v->u) : absent;
+    };
+    out->func_type = code(K::func_type, 0);
+    out->level = code(K::level, -1);
+    out->role = code(K::role, -1);
+    const Value* params = n->field(K::params);
+    out->param_count = params && params->kind == Kind::Array ? params->a->size : 0;
+    return PTO_OK;
+}
+
+pto_status functionParamDirection(pto_run_context* ctx, pto_node function, size_t index, pto_param_direction* out) {
+    Node* n = toNode(ctx, function);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(n->type == K::Function, PTO_ERR_WRONG_KIND);
+    const Value* params = n->field(K::params);
+    PTO_REQUIRE(params && params->kind == Kind::Array && index < params->a->size, PTO_ERR_OUT_OF_RANGE);
+    const Value* dirs = n->field(K::param_directions);
+    uint64_t code = 0;
+    if (dirs && dirs->kind == Kind::Array && index < dirs->a->size && dirs->a->items[index].kind == Kind::UInt)
+        code = dirs->a->items[index].u;
+    *out = static_cast<pto_param_direction>(code);
+    return PTO_OK;
+}
+
+pto_status callOp(pto_run_context* ctx, pto_node call, pto_string* name, int* isGlobalVar) {
+    Node* n = toNode(ctx, call);
+    PTO_REQUIRE(n && name && isGlobalVar, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(isCallLike(n), PTO_ERR_WRONG_KIND);
+    const Value* op = n->field(K::op);
+    PTO_REQUIRE(op && op->kind == Kind::Map, PTO_ERR_NOT_FOUND);
+    const Value* nm = op->m->find(K::name);
+    const Value* global = op->m->find(K::is_global_var);
+    PTO_REQUIRE(nm && nm->kind == Kind::Str, PTO_ERR_NOT_FOUND);
+    *name = str(nm->strView());
+    *isGlobalVar = global && global->kind == Kind::Bool && global->b;
+    return PTO_OK;
+}
+
+pto_status callAttr(pto_run_context* ctx, pto_node call, pto_string key, pto_value* out) {
+    Node* n = toNode(ctx, call);
+    PTO_REQUIRE(n && out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(isCallLike(n), PTO_ERR_WRONG_KIND);
+    Value* attrs = n->field(K::attrs);
+    if (!attrs || attrs->kind != Kind::Array) return PTO_ERR_NOT_FOUND;
+    for (Value& entry : *attrs->a) {
+        if (entry.kind != Kind::Map) continue;
+        const Value* k = entry.m->find(K::key);
+        Value* v = entry.m->find(K::value);
+        if (k && v && k->kind == Kind::Str && k->strView() == view(key))
+            return guarded([&] {
+                *out = fromValue(ctx, v);
+                return PTO_OK;
+            });
+    }
+    return PTO_ERR_NOT_FOUND;
+}
+
+pto_status tupleGetItemIndex(pto_run_context* ctx, pto_node node, int64_t* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(n->type == K::TupleGetItemExpr, PTO_ERR_WRONG_KIND);
+    const Value* v = n->field(K::index);
+    PTO_REQUIRE(v && v->isInteger(), PTO_ERR_NOT_FOUND);
+    PTO_REQUIRE(v->kind == Kind::Int || v->u <= INT64_MAX, PTO_ERR_OUT_OF_RANGE);
+    *out = v->kind == Kind::Int ? v->i : static_cast<int64_t>(v->u);
+    return PTO_OK;
+}
+
+// --- values --------------------------------------------------------------------------------------
+
+pto_status valueKind(pto_run_context* ctx, pto_value value, pto_value_kind* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    switch (v->kind) {
+        case Kind::Null: *out = PTO_VALUE_NULL; break;
+        case Kind::Bool: *out = PTO_VALUE_BOOL; break;
+        case Kind::UInt:
+        case Kind::Int: *out = PTO_VALUE_INT; break;
+        case Kind::F64:
+        case Kind::F32: *out = PTO_VALUE_FLOAT; break;
+        case Kind::Str: *out = PTO_VALUE_STRING; break;
+        case Kind::Array: *out = PTO_VALUE_ARRAY; break;
+        case Kind::Map:
+        case Kind::Span: *out = PTO_VALUE_MAP; break;
+        case Kind::Node:
+        case Kind::Ref: *out = PTO_VALUE_NODE; break;
+        case Kind::RefId: return PTO_ERR_INTERNAL;
+    }
+    return PTO_OK;
+}
+
+pto_status valueAsBool(pto_run_context* ctx, pto_value value, int* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Bool, PTO_ERR_WRONG_KIND);
+    *out = v->b;
+    return PTO_OK;
+}
+
+pto_status valueAsInt64(pto_run_context* ctx, pto_value value, int64_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isInteger(), PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(v->kind == Kind::Int || v->u <= INT64_MAX, PTO_ERR_OUT_OF_RANGE);
+    *out = v->kind == Kind::Int ? v->i : static_cast<int64_t>(v->u);
+    return PTO_OK;
+}
+
+pto_status valueAsUInt64(pto_run_context* ctx, pto_value value, uint64_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isInteger(), PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(v->kind == Kind::UInt, PTO_ERR_OUT_OF_RANGE);
+    *out = v->u;
+    return PTO_OK;
+}
+
+pto_status valueAsDouble(pto_run_context* ctx, pto_value value, double* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    switch (v->kind) {
+        case Kind::F64: *out = v->d; return PTO_OK;
+        case Kind::F32: *out = static_cast<double>(v->f); return PTO_OK;
+        case Kind::UInt: *out = static_cast<double>(v->u); return PTO_OK;
+        case Kind::Int: *out = static_cast<double>(v->i); return PTO_OK;
+        default: return PTO_ERR_WRONG_KIND;
+    }
+}
+
+pto_status valueAsString(pto_run_context* ctx, pto_value value, pto_string* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Str, PTO_ERR_WRONG_KIND);
+    *out = str(v->strView());
+    return PTO_OK;
+}
+
+pto_status valueAsNode(pto_run_context* ctx, pto_value value, pto_node* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isNode(), PTO_ERR_WRONG_KIND);
+    *out = fromNode(ctx, v->n);
+    return PTO_OK;
+}
+
+// A span is exposed as the map it stands for.
+Value spanAsMap(pto_run_context* ctx, const ir::Span& sp) {
+    ir::Map* m = ctx->doc.newMap(5);
+    ctx->doc.set(*m, K::begin_column, Value::integer(sp.beginColumn));
+    ctx->doc.set(*m, K::begin_line, Value::integer(sp.beginLine));
+    ctx->doc.set(*m, K::end_column, Value::integer(sp.endColumn));
+    ctx->doc.set(*m, K::end_line, Value::integer(sp.endLine));
+    ctx->doc.set(*m, K::filename, Value::str(sp.file()));
+    return Value::map(m);
+}
+
+ir::Map* asMap(pto_run_context* ctx, Value* v) {
+    if (v->kind == Kind::Span) *v = spanAsMap(ctx, *v->sp);  // same content, generic form
+    return v->kind == Kind::Map ? v->m : nullptr;
+}
+
+pto_status valueSize(pto_run_context* ctx, pto_value value, size_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    if (v->kind == Kind::Array) *out = v->a->size;
+    else if (v->kind == Kind::Span) *out = 5;
+    else if (v->kind == Kind::Map) *out = v->m->size;
+    else return PTO_ERR_WRONG_KIND;
+    return PTO_OK;
+}
+
+pto_status valueArrayAt(pto_run_context* ctx, pto_value value, size_t index, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Array, PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(index < v->a->size, PTO_ERR_OUT_OF_RANGE);
+    return guarded([&] {
+        *out = fromValue(ctx, &v->a->items[index]);
+        return PTO_OK;
+    });
+}
+
+pto_status valueMapAt(pto_run_context* ctx, pto_value value, size_t index, pto_string* key, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && key && out, PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        ir::Map* m = asMap(ctx, v);
+        if (!m) return PTO_ERR_WRONG_KIND;
+        if (index >= m->size) return PTO_ERR_OUT_OF_RANGE;
+        *key = str(ctx->doc.keys().name(m->items[index].key));
+        *out = fromValue(ctx, &m->items[index].value);
+        return PTO_OK;
+    });
+}
+
+pto_status valueMapFind(pto_run_context* ctx, pto_value value, pto_string key, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        ir::Map* m = asMap(ctx, v);
+        if (!m) return PTO_ERR_WRONG_KIND;
+        for (ir::Member& member : *m)
+            if (ctx->doc.keys().name(member.key) == view(key)) {
+                *out = fromValue(ctx, &member.value);
+                return PTO_OK;
+            }
+        return PTO_ERR_NOT_FOUND;
+    });
+}
+
+pto_status valueTypeKind(pto_run_context* ctx, pto_value value, pto_type_kind* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Map && v->m->find(K::type_kind), PTO_ERR_WRONG_KIND);
+    *out = typeKindOf(v);
+    return PTO_OK;
+}
+
+// --- walking -------------------------------------------------------------------------------------
+
+class Walk {
+public:
+    Walk(pto_run_context* ctx, const pto_walk_callbacks& cb) : ctx_(ctx), cb_(cb) {}
+
+    // Returns false once stopped.
+    bool visit(Node* n, const pto_walk_position& pos) {
+        pto_node h = fromNode(ctx_, n);
+        if (cb_.pre) {
+            pto_walk_result r = cb_.pre(ctx_, h, &pos, cb_.user_data);
+            if (r == PTO_WALK_STOP) return false;
+            if (r == PTO_WALK_SKIP_CHILDREN) return post(h, pos);
+        }
+        // Re-resolve the schema order each time: fields may have been replaced by the callback.
+        std::vector<uint32_t> keys;
+        ir::forEachFieldInOrder(*n, false, [&](const ir::Member& m) { keys.push_back(m.key); });
+        for (uint32_t key : keys) {
+            if ((key == K::type && !(cb_.flags & PTO_WALK_INTO_TYPES)) ||
+                (key == K::kwargs && !(cb_.flags & PTO_WALK_INTO_KWARGS)) || key == K::span)
+                continue;
+            pto_walk_position child{h, fieldIdOf(key), 0};
+            if (!visitField(n, key, child)) return false;
+        }
+        return post(h, pos);
+    }
+
+private:
+    static uint32_t fieldIdOf(uint32_t key) {
+        for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
+            if (keyOf(f) == key) return f;
+        return kDynamicFieldBase + key;
+    }
+
+    bool post(pto_node h, const pto_walk_position& pos) {
+        return !cb_.post || cb_.post(ctx_, h, &pos, cb_.user_data) != PTO_WALK_STOP;
+    }
+
+    // Visits the nodes of one field; lists are re-read at every step.
+    bool visitField(Node* parent, uint32_t key, pto_walk_position& pos) {
+        Value* v = parent->field(key);
+        if (!v) return true;
+        if (v->isNode()) return visit(v->n, pos);
+        if (v->kind == Kind::Array) {
+            for (size_t i = 0;; ++i) {
+                Value* list = parent->field(key);
+                if (!list || list->kind != Kind::Array || i >= list->a->size) return true;
+                Value item = list->a->items[i];
+                pos.index = i;
+                if (item.isNode()) {
+                    if (!visit(item.n, pos)) return false;
+                } else if (!visitNested(item, pos)) {
+                    return false;
+                }
+            }
+        }
+        return visitNested(*v, pos);
+    }
+
+    // Nodes inside inline values (types, attrs): visited with the field's position.
+    bool visitNested(const Value& v, pto_walk_position& pos) {
+        switch (v.kind) {
+            case Kind::Node:
+            case Kind::Ref: return visit(v.n, pos);
+            case Kind::Array:
+                for (const Value& item : *v.a)
+                    if (!visitNested(item, pos)) return false;
+                return true;
+            case Kind::Map:
+                for (const ir::Member& m : *v.m)
+                    if (!visitNested(m.value, pos)) return false;
+                return true;
+            default: return true;
+        }
+    }
+
+    pto_run_context* ctx_;
+    const pto_walk_callbacks& cb_;
+};
+
+pto_status walk(pto_run_context* ctx, pto_node root, const pto_walk_callbacks* callbacks) {
+    Node* n = toNode(ctx, root);
+    PTO_REQUIRE(n && callbacks, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(callbacks->struct_size >= sizeof(pto_walk_callbacks), PTO_ERR_INVALID_ARGUMENT);
+    return guarded([&] {
+        pto_walk_position pos{pto_node{}, 0, 0};
+        Walk(ctx, *callbacks).visit(n, pos);
+        return PTO_OK;
+    });
+}
+
+// --- rewriting -----------------------------------------------------------------------------------
+
+pto_status statusOf(const ir::Status& s, pto_status failure = PTO_ERR_WRONG_KIND) { return s ? failure : PTO_OK; }
+
+pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value* out) {
+    PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
+    const char* name = kind == PTO_TYPE_COMM_CTX ? "CommCtxType" : kind == PTO_TYPE_PTR ? "Ptr" : nullptr;
+    PTO_REQUIRE(name, PTO_ERR_INVALID_ARGUMENT);
+    return guarded([&] {
+        Value* v = ctx->doc.arena().make<Value>(ir::makeSingletonType(ctx->doc, name));
+        *out = fromValue(ctx, v);
+        return PTO_OK;
+    });
+}
+
+pto_status createVar(pto_run_context* ctx, pto_string name, pto_value type, pto_node spanSource, pto_node* out) {
+    Value* t = toValue(ctx, type);
+    PTO_REQUIRE(t && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(t->kind == Kind::Map && t->m->find(K::type_kind), PTO_ERR_WRONG_KIND);
+    return guarded([&] {
+        *out = fromNode(ctx, ir::makeVar(ctx->doc, view(name), *t, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status createOpCall(pto_run_context* ctx, pto_string op, const pto_node* args, size_t argCount, pto_value type,
+                        pto_node spanSource, pto_node* out) {
+    Value* t = toValue(ctx, type);
+    PTO_REQUIRE(t && out && (args || !argCount) && (op.data || !op.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        std::vector<Node*> nodes;
+        for (size_t i = 0; i < argCount; ++i) {
+            Node* a = toNode(ctx, args[i]);
+            if (!a) return PTO_ERR_INVALID_HANDLE;
+            nodes.push_back(a);
+        }
+        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, view(op), nodes, *t, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status createAssign(pto_run_context* ctx, pto_node var, pto_node value, pto_node spanSource, pto_node* out) {
+    Node* v = toNode(ctx, var);
+    Node* x = toNode(ctx, value);
+    PTO_REQUIRE(v && x && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        *out = fromNode(ctx, ir::makeAssign(ctx->doc, v, x, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node param, pto_param_direction dir) {
+    Node* f = toNode(ctx, function);
+    Node* p = toNode(ctx, param);
+    PTO_REQUIRE(f && p, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
+    return guarded([&] {
+        return statusOf(ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir)));
+    });
+}
+
+pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
+    Node* c = toNode(ctx, call);
+    Node* a = toNode(ctx, arg);
+    PTO_REQUIRE(c && a, PTO_ERR_INVALID_HANDLE);
+    return guarded([&] { return statusOf(ir::appendArg(ctx->doc, c, a)); });
+}
+
+pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pto_arg_direction* codes, size_t count,
+                                   int* present) {
+    Node* c = toNode(ctx, call);
+    PTO_REQUIRE(c && present && (codes || !count), PTO_ERR_INVALID_HANDLE);
+    std::vector<uint8_t> raw;
+    for (size_t i = 0; i < count; ++i) {
+        PTO_REQUIRE(codes[i] >= PTO_ARG_INPUT && codes[i] <= PTO_ARG_SCALAR, PTO_ERR_INVALID_ARGUMENT);
+        raw.push_back(static_cast<uint8_t>(codes[i]));
+    }
+    return guarded([&] {
+        bool found = false;
+        pto_status s = statusOf(ir::extendArgDirections(ctx->doc, c, raw, &found));
+        *present = found;
+        return s;
+    });
+}
+
+pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
+                        size_t count) {
+    Node* p = toNode(ctx, parent);
+    PTO_REQUIRE(p && (stmts || !count), PTO_ERR_INVALID_HANDLE);
+    pto_status status = PTO_OK;
+    PTO_REQUIRE(childSlot(p, field, index, &status), status);
+    return guarded([&] {
+        std::vector<Node*> nodes;
+        for (size_t i = 0; i < count; ++i) {
+            Node* s = toNode(ctx, stmts[i]);
+            if (!s) return PTO_ERR_INVALID_HANDLE;
+            if (!ir::isStmtType(s->type)) return PTO_ERR_WRONG_KIND;
+            nodes.push_back(s);
+        }
+        ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
+        return statusOf(ctx->inserts.insertBefore(ctx->doc, slot, nodes));
+    });
+}
+
+pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node replacement) {
+    Node* p = toNode(ctx, parent);
+    Node* r = toNode(ctx, replacement);
+    PTO_REQUIRE(p && r, PTO_ERR_INVALID_HANDLE);
+    pto_status status = PTO_OK;
+    Value* slot = childSlot(p, field, index, &status);
+    PTO_REQUIRE(slot, status);
+    *slot = Value::node(r);
+    return PTO_OK;
+}
+
+pto_status flushInserts(pto_run_context* ctx) {
+    PTO_REQUIRE(ctx, PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        ctx->inserts.apply(ctx->doc);
+        return PTO_OK;
+    });
+}
+
+// --- diagnostics ---------------------------------------------------------------------------------
+
+pto_status emitDiagnostic(pto_run_context* ctx, const pto_diagnostic* d) {
+    PTO_REQUIRE(ctx && d, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(d->struct_size >= sizeof(pto_diagnostic), PTO_ERR_INVALID_ARGUMENT);
+    PTO_REQUIRE(d->severity >= PTO_SEVERITY_NOTE && d->severity <= PTO_SEVERITY_INTERNAL_ERROR,
+                PTO_ERR_INVALID_ARGUMENT);
+    PTO_REQUIRE((d->rule.data || !d->rule.size) && (d->message.data || !d->message.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(d->node) || toNode(ctx, d->node), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        Diagnostic diag;
+        diag.severity = d->severity;
+        diag.rule.assign(view(d->rule));
+        diag.message.assign(view(d->message));
+        if (!pto_node_is_null(d->node)) {
+            pto_span s{};
+            nodeSpan(ctx, d->node, &s);
+            diag.file.assign(view(s.filename));
+            diag.line = s.begin_line;
+            diag.column = s.begin_column;
+            diag.endLine = s.end_line;
+            diag.endColumn = s.end_column;
+        }
+        if (d->severity >= PTO_SEVERITY_ERROR) ctx->hasErrors = true;
+        ctx->diagnostics.push_back(std::move(diag));
+        return PTO_OK;
+    });
+}
+
+const pto_host_api kApi = {
+    sizeof(pto_host_api),
+    PTO_ABI_MAJOR,
+    PTO_ABI_MINOR,
+    program,
+    programFunctionCount,
+    programFunctionAt,
+    programFindFunction,
+    nodeKind,
+    nodeTypeName,
+    nodeName,
+    nodeSpan,
+    nodeTypeKind,
+    nodeChildCount,
+    nodeChild,
+    nodeField,
+    fieldFromName,
+    functionInfo,
+    functionParamDirection,
+    callOp,
+    callAttr,
+    tupleGetItemIndex,
+    valueKind,
+    valueAsBool,
+    valueAsInt64,
+    valueAsUInt64,
+    valueAsDouble,
+    valueAsString,
+    valueAsNode,
+    valueSize,
+    valueArrayAt,
+    valueMapAt,
+    valueMapFind,
+    valueTypeKind,
+    walk,
+    makeSingletonType,
+    createVar,
+    createOpCall,
+    createAssign,
+    functionAppendParam,
+    callAppendArg,
+    callExtendArgDirections,
+    insertBefore,
+    replaceChild,
+    flushInserts,
+    emitDiagnostic,
+};
+
+}  // namespace
+
+const pto_host_api& hostApi() { return kApi; }
+
+bool RunOutcome::failed() const {
+    if (status != PTO_OK) return true;
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity >= PTO_SEVERITY_ERROR) return true;
+    return false;
+}
+
+RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*)) {
+    pto_run_context ctx(doc);
+    RunOutcome outcome;
+    outcome.status = fn(&kApi, &ctx);
+    ctx.inserts.apply(doc);
+    outcome.diagnostics = std::move(ctx.diagnostics);
+    if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;
+    return outcome;
+}
+
+}  // namespace ptoplug::host
