@@ -58,20 +58,20 @@ typedef struct pto_walk_callbacks {
 
 /** The function signature summary of pto_host_api.function_info. */
 typedef struct pto_function_info {
-    size_t struct_size;  /**< set by the caller to sizeof(pto_function_info); the host fills that much */
-    int32_t func_type;   /**< FunctionType code (IR_FORMAT §7); 0 (Opaque) if absent */
-    int32_t level;       /**< Level code, or -1 if absent/nil */
-    int32_t role;        /**< Role code, or -1 if absent/nil */
+    size_t struct_size; /**< set by the caller to sizeof(pto_function_info); the host fills that much */
+    int32_t func_type;  /**< FunctionType code (IR_FORMAT §7); 0 (Opaque) if absent */
+    int32_t level;      /**< Level code, or -1 if absent/nil */
+    int32_t role;       /**< Role code, or -1 if absent/nil */
     size_t param_count;
 } pto_function_info;
 
 /** A diagnostic, copied by the host in emit_diagnostic. */
 typedef struct pto_diagnostic {
-    size_t struct_size;    /**< sizeof(pto_diagnostic) */
+    size_t struct_size; /**< sizeof(pto_diagnostic) */
     pto_severity severity;
-    pto_string rule;       /**< a stable rule name tools can match, e.g. "MaterializeDistTensorCtx.E4" */
-    pto_string message;    /**< the full message, UTF-8 */
-    pto_node node;         /**< the node whose span locates the diagnostic; may be null (no location) */
+    pto_string rule;    /**< a stable rule name tools can match, e.g. "MaterializeDistTensorCtx.E4" */
+    pto_string message; /**< the full message, UTF-8 */
+    pto_node node;      /**< the node whose span locates the diagnostic; may be null (no location) */
 } pto_diagnostic;
 
 typedef struct pto_host_api {
@@ -148,8 +148,7 @@ typedef struct pto_host_api {
     pto_status (*value_size)(pto_run_context* ctx, pto_value value, size_t* out);
     pto_status (*value_array_at)(pto_run_context* ctx, pto_value value, size_t index, pto_value* out);
     /** Entry `index` of a map, in key order. `key` is borrowed. */
-    pto_status (*value_map_at)(pto_run_context* ctx, pto_value value, size_t index, pto_string* key,
-                               pto_value* out);
+    pto_status (*value_map_at)(pto_run_context* ctx, pto_value value, size_t index, pto_string* key, pto_value* out);
     /** The entry `key` of a map; PTO_ERR_NOT_FOUND if absent. */
     pto_status (*value_map_find)(pto_run_context* ctx, pto_value value, pto_string key, pto_value* out);
     /** The kind of a type value (WRONG_KIND if the value is not a type map). */

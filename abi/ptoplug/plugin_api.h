@@ -32,35 +32,35 @@ typedef pto_status (*pto_pass_run_fn)(const pto_host_api* host, pto_run_context*
 typedef pto_status (*pto_verifier_run_fn)(const pto_host_api* host, pto_run_context* ctx);
 
 typedef struct pto_pass_desc {
-    size_t struct_size;       /**< sizeof(pto_pass_desc) */
-    const char* name;         /**< unique within the pipeline, e.g. "MaterializeDistTensorCtx" */
-    const char* description;  /**< one line */
+    size_t struct_size;                     /**< sizeof(pto_pass_desc) */
+    const char* name;                       /**< unique within the pipeline, e.g. "MaterializeDistTensorCtx" */
+    const char* description;                /**< one line */
     const char* const* required_properties; /**< IR properties that must hold before the pass */
     size_t required_count;
-    const char* const* produced_properties;  /**< IR properties that hold after the pass */
+    const char* const* produced_properties; /**< IR properties that hold after the pass */
     size_t produced_count;
     const char* const* invalidated_properties; /**< IR properties the pass may break */
     size_t invalidated_count;
-    pto_pass_run_fn run;      /**< never NULL */
+    pto_pass_run_fn run; /**< never NULL */
 } pto_pass_desc;
 
 typedef struct pto_verifier_desc {
-    size_t struct_size;       /**< sizeof(pto_verifier_desc) */
-    const char* property;     /**< the IR property it verifies, e.g. "DistTensorCtxMaterialized" */
+    size_t struct_size;   /**< sizeof(pto_verifier_desc) */
+    const char* property; /**< the IR property it verifies, e.g. "DistTensorCtxMaterialized" */
     const char* description;
-    pto_verifier_run_fn run;  /**< never NULL */
+    pto_verifier_run_fn run; /**< never NULL */
 } pto_verifier_desc;
 
 typedef struct pto_plugin_desc {
-    size_t struct_size;       /**< sizeof(pto_plugin_desc) */
-    uint32_t abi_major;       /**< must equal the host's major */
-    uint32_t abi_minor_min;   /**< oldest host minor the plugin works with */
-    uint32_t abi_minor_max;   /**< newest minor the plugin knows */
-    const char* name;         /**< plugin name, e.g. "materialize-dist-tensor-ctx" */
-    const char* version;      /**< plugin version, e.g. "0.1.0" */
-    const pto_pass_desc* const* passes;         /**< pass_count pointers, none NULL */
+    size_t struct_size;                 /**< sizeof(pto_plugin_desc) */
+    uint32_t abi_major;                 /**< must equal the host's major */
+    uint32_t abi_minor_min;             /**< oldest host minor the plugin works with */
+    uint32_t abi_minor_max;             /**< newest minor the plugin knows */
+    const char* name;                   /**< plugin name, e.g. "materialize-dist-tensor-ctx" */
+    const char* version;                /**< plugin version, e.g. "0.1.0" */
+    const pto_pass_desc* const* passes; /**< pass_count pointers, none NULL */
     size_t pass_count;
-    const pto_verifier_desc* const* verifiers;  /**< verifier_count pointers, none NULL */
+    const pto_verifier_desc* const* verifiers; /**< verifier_count pointers, none NULL */
     size_t verifier_count;
 } pto_plugin_desc;
 

@@ -6,8 +6,8 @@
 #include <new>
 
 #include "abi_host/run_context.h"
-#include "ir/rewrite.h"
 #include "ir/placement.h"
+#include "ir/rewrite.h"
 #include "ir/schema.h"
 
 pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
@@ -61,12 +61,11 @@ pto_string str(std::string_view s) { return pto_string{s.data(), s.size()}; }
 // Maps an ABI field id to an interned key; UINT32_MAX if unknown.
 uint32_t keyOf(uint32_t field) {
     static constexpr uint32_t kKeys[] = {
-        UINT32_MAX,  K::params,    K::body,       K::args,        K::deps,       K::core_num,    K::predicate,
-        K::var,      K::value,     K::expr,       K::stmts,       K::condition,  K::then_body,   K::else_body,
-        K::return_vars, K::loop_var, K::start,    K::stop,        K::step,       K::iter_args,   K::initValue,
-        K::tuple,    K::elements,  K::left,       K::right,       K::operand,    K::base,        K::size,
-        K::byte_offset, K::slot_index, K::slots,  K::type,        K::attrs,      K::kwargs,      K::span,
-        K::name,     K::name_hint};
+        UINT32_MAX, K::params,  K::body,  K::args,      K::deps,        K::core_num,   K::predicate,   K::var,
+        K::value,   K::expr,    K::stmts, K::condition, K::then_body,   K::else_body,  K::return_vars, K::loop_var,
+        K::start,   K::stop,    K::step,  K::iter_args, K::initValue,   K::tuple,      K::elements,    K::left,
+        K::right,   K::operand, K::base,  K::size,      K::byte_offset, K::slot_index, K::slots,       K::type,
+        K::attrs,   K::kwargs,  K::span,  K::name,      K::name_hint};
     if (field < std::size(kKeys)) return kKeys[field];
     if (field >= kDynamicFieldBase) return field - kDynamicFieldBase;
     return UINT32_MAX;
@@ -84,8 +83,8 @@ pto_status guarded(F&& body) {
     }
 }
 
-#define PTO_REQUIRE(cond, status) \
-    do {                          \
+#define PTO_REQUIRE(cond, status)   \
+    do {                            \
         if (!(cond)) return status; \
     } while (0)
 
@@ -314,10 +313,14 @@ pto_status nodeChildCount(pto_run_context* ctx, pto_node node, uint32_t field, s
     uint32_t key = keyOf(field);
     const Value* v = key == UINT32_MAX ? nullptr : n->field(key);
     PTO_REQUIRE(v, PTO_ERR_NOT_FOUND);
-    if (v->kind == Kind::Array) *out = v->a->size;
-    else if (v->isNode()) *out = 1;
-    else if (v->kind == Kind::Null) *out = 0;
-    else return PTO_ERR_WRONG_KIND;
+    if (v->kind == Kind::Array)
+        *out = v->a->size;
+    else if (v->isNode())
+        *out = 1;
+    else if (v->kind == Kind::Null)
+        *out = 0;
+    else
+        return PTO_ERR_WRONG_KIND;
     return PTO_OK;
 }
 
@@ -531,10 +534,14 @@ ir::Map* asMap(pto_run_context* ctx, Value* v) {
 pto_status valueSize(pto_run_context* ctx, pto_value value, size_t* out) {
     Value* v = toValue(ctx, value);
     PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
-    if (v->kind == Kind::Array) *out = v->a->size;
-    else if (v->kind == Kind::Span) *out = 5;
-    else if (v->kind == Kind::Map) *out = v->m->size;
-    else return PTO_ERR_WRONG_KIND;
+    if (v->kind == Kind::Array)
+        *out = v->a->size;
+    else if (v->kind == Kind::Span)
+        *out = 5;
+    else if (v->kind == Kind::Map)
+        *out = v->m->size;
+    else
+        return PTO_ERR_WRONG_KIND;
     return PTO_OK;
 }
 
@@ -735,9 +742,7 @@ pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node
     Node* p = toNode(ctx, param);
     PTO_REQUIRE(f && p, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
-    return guarded([&] {
-        return statusOf(ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir)));
-    });
+    return guarded([&] { return statusOf(ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir))); });
 }
 
 pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {

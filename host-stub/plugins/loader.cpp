@@ -1,0 +1,118 @@
+#include "plugins/loader.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <set>
+
+namespace ptoplug::host {
+namespace {
+
+ir::IrError loadError(const std::string& path, std::string message, std::string hint) {
+    ir::IrError e;
+    e.file = path;
+    e.message = std::move(message);
+    e.hint = std::move(hint);
+    return e;
+}
+
+std::string range(uint32_t major, uint32_t minMinor, uint32_t maxMinor) {
+    return std::to_string(major) + "." + std::to_string(minMinor) + ".." + std::to_string(major) + "." +
+           std::to_string(maxMinor);
+}
+
+bool nonEmpty(const char* s) { return s && *s; }
+
+// Checks a descriptor's shape; returns an empty string or the broken rule.
+std::string checkDescriptor(const pto_plugin_desc& d) {
+    if (d.struct_size < sizeof(pto_plugin_desc))
+        return "descriptor struct_size " + std::to_string(d.struct_size) + " is smaller than the ABI 1.0 size " +
+               std::to_string(sizeof(pto_plugin_desc));
+    if (!nonEmpty(d.name)) return "descriptor has no plugin name";
+    if (!nonEmpty(d.version)) return "descriptor has no plugin version";
+    if (d.pass_count && !d.passes) return "descriptor lists passes but the pass array is NULL";
+    if (d.verifier_count && !d.verifiers) return "descriptor lists verifiers but the verifier array is NULL";
+    std::set<std::string> names;
+    for (size_t i = 0; i < d.pass_count; ++i) {
+        const pto_pass_desc* p = d.passes[i];
+        std::string at = "pass #" + std::to_string(i);
+        if (!p) return at + " is NULL";
+        if (p->struct_size < sizeof(pto_pass_desc)) return at + " has a struct_size smaller than the ABI 1.0 size";
+        if (!nonEmpty(p->name)) return at + " has no name";
+        if (!names.insert(p->name).second) return "two passes are named '" + std::string(p->name) + "'";
+        if (!p->run) return "pass '" + std::string(p->name) + "' has a NULL run function";
+        if ((p->required_count && !p->required_properties) || (p->produced_count && !p->produced_properties) ||
+            (p->invalidated_count && !p->invalidated_properties))
+            return "pass '" + std::string(p->name) + "' counts properties but its property array is NULL";
+    }
+    for (size_t i = 0; i < d.verifier_count; ++i) {
+        const pto_verifier_desc* v = d.verifiers[i];
+        std::string at = "verifier #" + std::to_string(i);
+        if (!v) return at + " is NULL";
+        if (v->struct_size < sizeof(pto_verifier_desc)) return at + " has a struct_size smaller than the ABI 1.0 size";
+        if (!nonEmpty(v->property)) return at + " names no property";
+        if (!v->run) return "verifier of '" + std::string(v->property) + "' has a NULL run function";
+    }
+    return {};
+}
+
+}  // namespace
+
+LoadedPlugin::~LoadedPlugin() {
+    if (handle_) dlclose(handle_);
+}
+
+const pto_pass_desc* LoadedPlugin::pass(const std::string& name) const {
+    for (size_t i = 0; i < desc_->pass_count; ++i)
+        if (name == desc_->passes[i]->name) return desc_->passes[i];
+    return nullptr;
+}
+
+const pto_verifier_desc* LoadedPlugin::verifier(const std::string& property) const {
+    for (size_t i = 0; i < desc_->verifier_count; ++i)
+        if (property == desc_->verifiers[i]->property) return desc_->verifiers[i];
+    return nullptr;
+}
+
+ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor,
+                                                       uint32_t hostMinor) {
+    // A path without a slash would make dlopen search the library path: never search.
+    std::string explicitPath = path.find('/') == std::string::npos ? "./" + path : path;
+    void* handle = dlopen(explicitPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* err = dlerror();
+        return loadError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
+                         "check that the file exists, is a shared object for this machine, and that its "
+                         "dependencies resolve (ldd)");
+    }
+    std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
+    plugin->handle_ = handle;
+    plugin->path_ = path;
+    dlerror();
+    void* sym = dlsym(handle, PTO_PLUGIN_ENTRY_NAME);
+    if (!sym)
+        return loadError(
+            path, "plugin has no entry symbol '" PTO_PLUGIN_ENTRY_NAME "'",
+            "export it with C linkage: extern \"C\" PTO_PLUGIN_EXPORT const pto_plugin_desc* " PTO_PLUGIN_ENTRY_NAME
+            "(uint32_t, uint32_t)");
+    auto entry = reinterpret_cast<pto_plugin_entry_fn>(sym);
+    const pto_plugin_desc* desc = entry(hostMajor, hostMinor);
+    if (!desc) return loadError(path, "the entry point returned no descriptor", "return a static pto_plugin_desc");
+    if (desc->struct_size < offsetof(pto_plugin_desc, name))
+        return loadError(path, "descriptor struct_size " + std::to_string(desc->struct_size) + " is too small",
+                         "set struct_size = sizeof(pto_plugin_desc)");
+    if (desc->abi_major != hostMajor || desc->abi_minor_min > desc->abi_minor_max || hostMinor < desc->abi_minor_min)
+        return loadError(path,
+                         "ABI mismatch: the plugin supports " +
+                             range(desc->abi_major, desc->abi_minor_min, desc->abi_minor_max) +
+                             ", this host provides " + range(hostMajor, 0, hostMinor),
+                         desc->abi_major != hostMajor ? "rebuild the plugin against this host's ABI major version"
+                                                      : "use a newer host, or rebuild the plugin for an older minor");
+    if (std::string rule = checkDescriptor(*desc); !rule.empty())
+        return loadError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
+    plugin->desc_ = desc;
+    plugin->minor_ = std::min(hostMinor, desc->abi_minor_max);
+    return plugin;
+}
+
+}  // namespace ptoplug::host

@@ -1,0 +1,62 @@
+#include "pass.h"
+
+#include "plan.h"
+#include "resolver.h"
+#include "rewriter.h"
+
+namespace ptoplug::mdtc {
+
+void materializeDistTensorCtx(const Host& h) {
+    ProgramPlans plans = planProgram(h);
+    if (plans.byName.empty()) return;  // §2.2: the program is returned unchanged
+
+    // §3.4: every planned function gets its ctx params first, so calls see the extended callees.
+    for (pto_node fn : plans.functions)
+        if (const Plan* plan = plans.find(h.name(fn)))
+            for (pto_node ctx : plan->ctxParams) h.appendParam(fn, ctx, PTO_PARAM_IN);
+
+    // §5: every function in program order; the pre-pass of a function runs just before its rewrite.
+    Resolver resolver(h, plans);
+    for (size_t i = 0; i < plans.functions.size(); ++i) {
+        pto_node fn = plans.functions[i];
+        const Plan* plan = plans.find(h.name(fn));
+        resolver.reset(plan);
+        if (plan) resolver.prepass(h.child(fn, PTO_FIELD_BODY));
+        FunctionRewriter(h, plans, resolver, fn, plans.bodyNames[i]).run();
+    }
+}
+
+namespace {
+
+struct VerifyState {
+    const Host* h;
+    std::string function;
+};
+
+pto_walk_result findQueries(pto_run_context*, pto_node node, const pto_walk_position*, void* userData) {
+    auto* state = static_cast<VerifyState*>(userData);
+    const Host& h = *state->h;
+    if (h.kind(node) == PTO_NODE_CALL && h.callOp(node).first == "pld.system.get_comm_ctx")
+        h.emit(PTO_SEVERITY_ERROR, "DistTensorCtxMaterialized",
+               "Function '" + state->function +
+                   "' still calls pld.system.get_comm_ctx. Only host orchestration may query a communication "
+                   "context at runtime; everywhere else MaterializeDistTensorCtx must have replaced it with the "
+                   "explicit CommCtx parameter, and device codegen cannot lower the query.",
+               node);
+    return PTO_WALK_ADVANCE;
+}
+
+}  // namespace
+
+void verifyDistTensorCtxMaterialized(const Host& h) {
+    size_t n = h.functionCount();
+    for (size_t i = 0; i < n; ++i) {
+        pto_node fn = h.functionAt(i);
+        if (isHostOrchestration(h, fn) || !h.count(fn, PTO_FIELD_BODY)) continue;
+        VerifyState state{&h, std::string(h.name(fn))};
+        pto_walk_callbacks callbacks{sizeof(pto_walk_callbacks), findQueries, nullptr, &state, 0};
+        Host::check("walk", h.api()->walk(h.ctx(), h.child(fn, PTO_FIELD_BODY), &callbacks));
+    }
+}
+
+}  // namespace ptoplug::mdtc

@@ -1,0 +1,53 @@
+// Context resolution inside one function (PASS_SPEC §4): the alias pre-pass that follows contexts
+// through SSA aliases, tuples, loop carries and if merges, and the use-time lookup of §4.5.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plan.h"
+
+namespace ptoplug::mdtc {
+
+/// Diagnostic texts (PASS_SPEC §8); `desc` is "'name'" or "a DistributedTensor value".
+std::string describeValue(const Host& h, pto_node value);
+[[noreturn]] void userError(const char* id, std::string message, pto_node node);
+[[noreturn]] void internalError(const char* id, std::string message, pto_node node);
+
+class Resolver {
+public:
+    Resolver(const Host& h, const ProgramPlans& plans) : h_(h), plans_(plans) {}
+
+    /// Starts a function: `plan` is its plan or nullptr.
+    void reset(const Plan* plan);
+
+    /// §4.4: walks the (unrewritten) body recording aliases; raises E1/E2.
+    void prepass(pto_node body);
+
+    /// §4.5, with the final maps. Null handle if unresolvable.
+    pto_node lookupExisting(pto_node arg) const;
+
+private:
+    using Lookup = std::function<pto_node(pto_node)>;
+
+    pto_node resolve(pto_node e) const;
+    std::vector<pto_node> returnedCtxs(pto_node e) const;
+    std::vector<pto_node> resultCtxs(pto_node e, const Lookup& lookup) const;
+    pto_node tupleEntry(pto_node tuple, int64_t index) const;
+    pto_node inheritedArg(pto_node e) const;
+
+    void stmt(pto_node s);
+    void seedLoop(pto_node loop);
+    void validateLoop(pto_node loop);
+    void mergeIf(pto_node s);
+    pto_node findBranchYield(pto_node s) const;
+
+    const Host& h_;
+    const ProgramPlans& plans_;
+    const Plan* plan_ = nullptr;
+    NodeMap<pto_node> alias_;
+    NodeMap<std::vector<pto_node>> tuple_;
+};
+
+}  // namespace ptoplug::mdtc

@@ -1,0 +1,101 @@
+// All 17 pypto fixtures through the MaterializeDistTensorCtx plugin, loaded like any plugin:
+// outputs equal pypto's byte for byte (MessagePack and canonical JSON), errors give pypto's message
+// and span.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "abi_host/run_context.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
+#include "plugins/loader.h"
+#include "support/fixtures.h"
+
+namespace ptoplug {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+    std::string name;
+    fs::path dir;
+};
+
+std::vector<Case> cases() {
+    std::vector<Case> out;
+    for (const auto& e : fs::directory_iterator(fs::path(test::dataDir()) / "pypto-unit"))
+        out.push_back({e.path().filename().string(), e.path()});
+    std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+    return out;
+}
+
+std::shared_ptr<host::LoadedPlugin> plugin() {
+    static auto loaded = host::loadPlugin(PTOPLUG_MDTC_PLUGIN);
+    if (!loaded) ADD_FAILURE() << loaded.error().format();
+    return loaded ? *loaded : nullptr;
+}
+
+host::RunOutcome runPass(ir::Document& doc) {
+    const pto_pass_desc* pass = plugin()->pass("MaterializeDistTensorCtx");
+    return host::runThroughAbi(doc, pass->run);
+}
+
+class MdtcFixture : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MdtcFixture, MatchesPypto) {
+    const Case& c = GetParam();
+    ASSERT_TRUE(plugin());
+    for (const char* format : {"msgpack", "json"}) {
+        std::string input = test::readBytes((c.dir / (std::string("before.") + format)).string());
+        auto doc = ir::readDocument(input, ir::Format::Auto, c.name);
+        ASSERT_TRUE(doc.ok()) << doc.error().format();
+        host::RunOutcome outcome = runPass(**doc);
+
+        if (fs::exists(c.dir / "error.txt")) {
+            // "ValueError: <message> [file:line:col]"
+            std::string expected = test::readBytes((c.dir / "error.txt").string());
+            expected = expected.substr(expected.find(": ") + 2);
+            std::string location = expected.substr(expected.rfind(" [") + 2);
+            expected = expected.substr(0, expected.rfind(" ["));
+            location = location.substr(0, location.find(']'));
+            ASSERT_EQ(outcome.status, PTO_ERR_USER);
+            ASSERT_EQ(outcome.diagnostics.size(), 1u);
+            const host::Diagnostic& d = outcome.diagnostics[0];
+            EXPECT_EQ(d.severity, PTO_SEVERITY_ERROR);
+            EXPECT_EQ(d.message, expected);
+            EXPECT_EQ(d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column), location);
+            EXPECT_EQ(d.rule.rfind("MaterializeDistTensorCtx.E", 0), 0u) << d.rule;
+            continue;
+        }
+        ASSERT_FALSE(outcome.failed()) << (outcome.diagnostics.empty() ? "" : outcome.diagnostics[0].message);
+        const pto_verifier_desc* verifier = plugin()->verifier("DistTensorCtxMaterialized");
+        ASSERT_TRUE(verifier);
+        EXPECT_FALSE(host::runThroughAbi(**doc, verifier->run).failed());
+
+        for (ir::Format out : {ir::Format::MsgPack, ir::Format::Json}) {
+            std::string expectedBytes =
+                test::readBytes((c.dir / (out == ir::Format::Json ? "after.json" : "after.msgpack")).string());
+            auto bytes = ir::writeToString(**doc, ir::WriteOptions{out, false});
+            ASSERT_TRUE(bytes.ok());
+            bool hostOrch = test::fixtureNamed(c.name + "/after").pyptoPlacementUnreadable;
+            if (hostOrch) {
+                // IR_FORMAT §11.5 places the window buffers differently from pypto: same program.
+                auto expectedDoc = ir::readDocument(expectedBytes, ir::Format::Auto, "after");
+                auto ours = ir::readDocument(*bytes, ir::Format::Auto, "ours");
+                ASSERT_TRUE(expectedDoc.ok() && ours.ok());
+                EXPECT_EQ(test::resolvedJson(**ours), test::resolvedJson(**expectedDoc));
+                EXPECT_EQ(test::firstReferenceBeforeDefinition(
+                              *ir::writeToString(**ours, ir::WriteOptions{ir::Format::Json, false})),
+                          "");
+            } else {
+                EXPECT_EQ(*bytes, expectedBytes) << c.name << " from " << format;
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PyptoUnit, MdtcFixture, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ptoplug
