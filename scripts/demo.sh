@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs the main job on the bundled example: the program before and after.
+# Sets up, builds, and runs the main job on the bundled examples: pto-host with the
+# MaterializeDistTensorCtx plugin, showing each program before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
-echo "== examples/host_dispatch.json =="
-build/bin/pto-host print examples/host_dispatch.json
+mkdir -p build/examples
+for example in examples/host_dispatch.json examples/dispatch_6.json examples/same_window_4.msgpack; do
+  out="build/examples/$(basename "$example")"
+  echo "== $example -> $out"
+  build/bin/pto-host run "$example" -o "$out" --print-ir-before --print-ir-after
+done

@@ -1,0 +1,49 @@
+// pto-bench-pass: the MaterializeDistTensorCtx plugin alone, IR already in memory, on
+// (a) the N-function dispatch program and (b) a host function making N calls that all pass the same
+// two windows (the name-synthesis stress case). Google Benchmark; each iteration transforms a fresh
+// copy of the program (generation is excluded from the timing).
+#include <benchmark/benchmark.h>
+
+#include "abi_host/run_context.h"
+#include "plugins/loader.h"
+#include "program_generator.h"
+
+namespace {
+
+using namespace ptoplug;
+
+const pto_pass_desc* pass() {
+    static auto plugin = host::loadPlugin(PTOPLUG_MDTC_PLUGIN);
+    if (!plugin) {
+        fprintf(stderr, "%s\n", plugin.error().format().c_str());
+        std::abort();
+    }
+    return (*plugin)->pass("MaterializeDistTensorCtx");
+}
+
+void run(benchmark::State& state, bool sameWindow) {
+    const pto_pass_desc* p = pass();
+    auto n = static_cast<int>(state.range(0));
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto doc = std::make_unique<ir::Document>();
+        tools::generateProgram(*doc, n, sameWindow);
+        state.ResumeTiming();
+        host::RunOutcome outcome = host::runThroughAbi(*doc, p->run);
+        if (outcome.failed()) state.SkipWithError("the pass failed");
+        state.PauseTiming();
+        doc.reset();
+        state.ResumeTiming();
+    }
+    state.SetItemsProcessed(state.iterations() * n);
+}
+
+void BM_DispatchProgram(benchmark::State& state) { run(state, false); }
+void BM_SameWindowCalls(benchmark::State& state) { run(state, true); }
+
+BENCHMARK(BM_DispatchProgram)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SameWindowCalls)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,160 @@
+#include "driver/process_file.h"
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "ir/printer.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
+
+namespace ptoplug::host {
+namespace {
+
+const char* severityName(pto_severity s) {
+    switch (s) {
+        case PTO_SEVERITY_NOTE: return "note";
+        case PTO_SEVERITY_WARNING: return "warning";
+        case PTO_SEVERITY_ERROR: return "error";
+        case PTO_SEVERITY_INTERNAL_ERROR: return "internal error";
+    }
+    return "error";
+}
+
+std::string formatDiagnostic(const Diagnostic& d, const std::string& input, DiagnosticsFormat format) {
+    if (format == DiagnosticsFormat::Json) {
+        nlohmann::json j = {{"file", input},
+                            {"severity", severityName(d.severity)},
+                            {"rule", d.rule},
+                            {"message", d.message},
+                            {"span",
+                             {{"filename", d.file},
+                              {"begin_line", d.line},
+                              {"begin_column", d.column},
+                              {"end_line", d.endLine},
+                              {"end_column", d.endColumn}}}};
+        return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    std::string where =
+        d.line > 0 && !d.file.empty() ? d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) : input;
+    std::string text = where + ": " + severityName(d.severity) + ": [" + d.rule + "] " + d.message;
+    if (where != input) text += " (in " + input + ")";
+    return text + "\n";
+}
+
+// Diagnostics outside the ABI (the host's own warnings).
+Diagnostic hostWarning(std::string rule, std::string message) {
+    Diagnostic d;
+    d.severity = PTO_SEVERITY_WARNING;
+    d.rule = std::move(rule);
+    d.message = std::move(message);
+    return d;
+}
+
+// Functions that already carry CommCtx params next to DistributedTensor params: a second run of
+// MaterializeDistTensorCtx would add another set (the pass is not idempotent, PASS_SPEC §11).
+std::vector<std::string> alreadyMaterialized(const ir::Document& doc) {
+    namespace K = ir::K;
+    std::vector<std::string> names;
+    const ir::Value& root = doc.root();
+    const ir::Value* fns = root.isNode() ? root.n->field(K::functions) : nullptr;
+    if (!fns || fns->kind != ir::Kind::Array) return names;
+    auto typeKind = [](const ir::Value& param) -> std::string_view {
+        const ir::Value* t = param.isNode() ? param.n->field(K::type) : nullptr;
+        const ir::Value* k = t && t->kind == ir::Kind::Map ? t->m->find(K::type_kind) : nullptr;
+        return k && k->kind == ir::Kind::Str ? k->strView() : std::string_view();
+    };
+    for (const ir::Value& entry : *fns->a) {
+        const ir::Value* fn = entry.kind == ir::Kind::Map ? entry.m->find(K::value) : nullptr;
+        const ir::Value* params = fn && fn->isNode() ? fn->n->field(K::params) : nullptr;
+        if (!params || params->kind != ir::Kind::Array) continue;
+        bool dist = false, ctx = false;
+        for (const ir::Value& p : *params->a) {
+            dist = dist || typeKind(p) == "DistributedTensorType";
+            ctx = ctx || typeKind(p) == "CommCtxType";
+        }
+        const ir::Value* name = fn->n->field(K::name);
+        if (dist && ctx && name && name->kind == ir::Kind::Str) names.emplace_back(name->strView());
+    }
+    return names;
+}
+
+}  // namespace
+
+std::string formatError(const ir::IrError& error, DiagnosticsFormat format) {
+    if (format == DiagnosticsFormat::Json) {
+        nlohmann::json j = {{"file", error.file},
+                            {"severity", "error"},
+                            {"message", error.message},
+                            {"pointer", error.pointer},
+                            {"hint", error.hint}};
+        if (error.line > 0) j["line"] = error.line, j["column"] = error.column;
+        if (error.offset >= 0) j["offset"] = error.offset;
+        return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    return error.format() + "\n";
+}
+
+FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
+                       const FileOptions& options) {
+    FileReport report;
+    auto doc = ir::readFile(input);
+    if (!doc) {
+        report.exitCode = kExitBadInput;
+        report.messages = formatError(doc.error(), options.diagnostics);
+        return report;
+    }
+    std::string name = input == "-" ? "<stdin>" : input;
+    auto emit = [&](const Diagnostic& d) { report.messages += formatDiagnostic(d, name, options.diagnostics); };
+    if (pipeline.hasStage("MaterializeDistTensorCtx"))
+        for (const std::string& fn : alreadyMaterialized(**doc))
+            emit(hostWarning("pto-host.already-materialized",
+                             "function '" + fn +
+                                 "' already has CommCtx parameters next to its DistributedTensor parameters; "
+                                 "MaterializeDistTensorCtx will add another set (the pass is not idempotent)"));
+    if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(**doc);
+
+    for (const Stage& stage : pipeline.stages) {
+        if (!stage.pass) continue;
+        auto t0 = std::chrono::steady_clock::now();
+        RunOutcome outcome = runThroughAbi(**doc, stage.pass->run);
+        for (const Diagnostic& d : outcome.diagnostics) emit(d);
+        if (options.timePasses)
+            report.messages +=
+                "time: " + stage.name + " " +
+                std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s\n";
+        if (outcome.failed()) {
+            bool internal = outcome.status == PTO_ERR_INTERNAL || outcome.status == PTO_ERR_INVALID_HANDLE;
+            for (const Diagnostic& d : outcome.diagnostics)
+                internal = internal || d.severity == PTO_SEVERITY_INTERNAL_ERROR;
+            report.exitCode = internal ? kExitInternal : kExitDiagnostics;
+            return report;
+        }
+        if (!options.verify) continue;
+        for (const std::string& property : stage.produced) {
+            const pto_verifier_desc* verifier = pipeline.verifier(property);
+            if (!verifier) continue;
+            RunOutcome checked = runThroughAbi(**doc, verifier->run);
+            for (const Diagnostic& d : checked.diagnostics) emit(d);
+            if (checked.failed()) {
+                Diagnostic d;
+                d.rule = "pto-host.verify";
+                d.message = "Verification failed after '" + stage.name + "' for property " + property;
+                emit(d);
+                report.exitCode = kExitDiagnostics;
+                return report;
+            }
+        }
+    }
+    if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(**doc);
+    ir::WriteOptions write{options.outputFormat, options.pretty};
+    if (auto err =
+            io::writeFileAtomically(output, [&](ir::Sink& sink) { return ir::writeDocument(**doc, write, sink); })) {
+        if (err->file.empty()) err->file = output;
+        report.exitCode = kExitOutput;
+        report.messages += formatError(*err, options.diagnostics);
+    }
+    return report;
+}
+
+}  // namespace ptoplug::host

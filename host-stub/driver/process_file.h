@@ -1,0 +1,49 @@
+// One program through the pipeline: read, run each plugin stage, verify, write.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "abi_host/run_context.h"
+#include "ir/document.h"
+#include "pipeline/pipeline.h"
+
+namespace ptoplug::host {
+
+/// pto-host's exit codes (documented in the README).
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitDiagnostics = 1,  ///< the input program has errors (pass or verifier diagnostics)
+    kExitUsage = 2,        ///< bad command line
+    kExitBadInput = 3,     ///< an input file cannot be read or is not pypto IR
+    kExitPlugin = 4,       ///< a manifest, plugin or pipeline placement problem
+    kExitInternal = 5,     ///< an internal error: a pass's broken invariant, a plugin crash
+    kExitOutput = 6,       ///< an output file cannot be written
+};
+
+enum class DiagnosticsFormat { Text, Json };
+
+struct FileOptions {
+    ir::Format outputFormat = ir::Format::Auto;  ///< Auto: the input's format
+    bool pretty = false;
+    bool verify = true;
+    bool printBefore = false;
+    bool printAfter = false;
+    bool timePasses = false;
+    DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;
+};
+
+struct FileReport {
+    int exitCode = kExitOk;
+    std::string messages;  ///< diagnostics, errors and notes for stderr, already formatted
+};
+
+/// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written
+/// when the file fails.
+FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
+                       const FileOptions& options);
+
+/// Formats an error that concerns a whole file (not a node) like a diagnostic.
+std::string formatError(const ir::IrError& error, DiagnosticsFormat format);
+
+}  // namespace ptoplug::host

@@ -1,0 +1,154 @@
+#include "pipeline/manifest.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace ptoplug::host {
+namespace {
+
+using json = nlohmann::json;
+
+struct Bad {
+    std::string pointer;
+    std::string message;
+};
+
+const json& member(const json& obj, const std::string& at, const char* key, json::value_t type, bool required,
+                   const json& absent) {
+    if (!obj.contains(key)) {
+        if (required) throw Bad{at, std::string("missing required key '") + key + "'"};
+        return absent;
+    }
+    const json& v = obj[key];
+    bool ok = v.type() == type || (type == json::value_t::number_integer && v.is_number_unsigned());
+    if (!ok) throw Bad{at + "/" + key, std::string("'") + key + "' has the wrong type (" + v.type_name() + ")"};
+    return v;
+}
+
+void onlyKeys(const json& obj, const std::string& at, std::initializer_list<const char*> keys) {
+    for (const auto& [k, v] : obj.items()) {
+        bool known = false;
+        for (const char* allowed : keys) known = known || k == allowed;
+        if (!known) throw Bad{at + "/" + k, "unknown key '" + k + "'"};
+    }
+}
+
+std::string text(const json& obj, const std::string& at, const char* key) {
+    const json& v = member(obj, at, key, json::value_t::string, true, obj);
+    if (v.get<std::string>().empty()) throw Bad{at + "/" + key, std::string("'") + key + "' is empty"};
+    return v.get<std::string>();
+}
+
+uint32_t number(const json& obj, const std::string& at, const char* key) {
+    const json& v = member(obj, at, key, json::value_t::number_integer, true, obj);
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > 0xffffffffu)
+        throw Bad{at + "/" + key, std::string("'") + key + "' must be a non-negative integer"};
+    return v.get<uint32_t>();
+}
+
+std::vector<std::string> strings(const json& obj, const std::string& at, const char* key, bool required) {
+    static const json kEmpty = json::array();
+    const json& v = member(obj, at, key, json::value_t::array, required, kEmpty);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (!v[i].is_string() || v[i].get<std::string>().empty())
+            throw Bad{at + "/" + key + "/" + std::to_string(i), "expected a non-empty string"};
+        if (!seen.insert(v[i].get<std::string>()).second)
+            throw Bad{at + "/" + key + "/" + std::to_string(i), "duplicate '" + v[i].get<std::string>() + "'"};
+        out.push_back(v[i].get<std::string>());
+    }
+    return out;
+}
+
+std::optional<Anchor> anchor(const json& placement, const std::string& at, const char* key) {
+    static const json kNull;
+    const json& v = member(placement, at, key, json::value_t::object, false, kNull);
+    if (v.is_null()) return std::nullopt;
+    std::string here = at + "/" + key;
+    onlyKeys(v, here, {"pass", "occurrence"});
+    Anchor a;
+    a.pass = text(v, here, "pass");
+    if (v.contains("occurrence")) {
+        if (!v["occurrence"].is_number_unsigned() || v["occurrence"].get<uint64_t>() < 1 ||
+            v["occurrence"].get<uint64_t>() > 1000)
+            throw Bad{here + "/occurrence", "'occurrence' must be an integer from 1"};
+        a.occurrence = v["occurrence"].get<int>();
+    }
+    return a;
+}
+
+}  // namespace
+
+ir::Expected<Manifest> readManifest(const std::string& path) {
+    ir::IrError err;
+    err.file = path;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err.message = "cannot open manifest";
+        err.hint = "check the path given to --plugin";
+        return err;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    json doc = json::parse(buffer.str(), nullptr, false);
+    if (doc.is_discarded()) {
+        err.message = "manifest is not valid JSON";
+        err.hint = "see manifest.schema.json for the format";
+        return err;
+    }
+    try {
+        if (!doc.is_object()) throw Bad{"", "a manifest is a JSON object"};
+        onlyKeys(doc, "",
+                 {"file_format_version", "name", "version", "library", "sha256", "abi", "passes", "verifiers"});
+        Manifest m;
+        m.path = path;
+        if (number(doc, "", "file_format_version") != 1)
+            throw Bad{"/file_format_version", "unsupported file_format_version (this host reads version 1)"};
+        m.name = text(doc, "", "name");
+        m.version = text(doc, "", "version");
+        std::filesystem::path library = text(doc, "", "library");
+        // Relative to the manifest's own folder, never through library search paths.
+        m.library = (library.is_absolute() ? library : std::filesystem::path(path).parent_path() / library).string();
+        if (doc.contains("sha256")) {
+            m.sha256 = text(doc, "", "sha256");
+            if (m.sha256->size() != 64 || m.sha256->find_first_not_of("0123456789abcdef") != std::string::npos)
+                throw Bad{"/sha256", "'sha256' must be 64 lowercase hex digits"};
+        }
+        const json& abi = member(doc, "", "abi", json::value_t::object, true, doc);
+        onlyKeys(abi, "/abi", {"major", "minor_min", "minor_max"});
+        m.abiMajor = number(abi, "/abi", "major");
+        m.abiMinorMin = number(abi, "/abi", "minor_min");
+        m.abiMinorMax = number(abi, "/abi", "minor_max");
+        if (m.abiMinorMin > m.abiMinorMax) throw Bad{"/abi/minor_min", "'minor_min' is greater than 'minor_max'"};
+        const json& passes = member(doc, "", "passes", json::value_t::array, true, doc);
+        for (size_t i = 0; i < passes.size(); ++i) {
+            std::string at = "/passes/" + std::to_string(i);
+            if (!passes[i].is_object()) throw Bad{at, "a pass is a JSON object"};
+            onlyKeys(passes[i], at, {"name", "placement", "required", "produced", "invalidated"});
+            ManifestPass p;
+            p.name = text(passes[i], at, "name");
+            const json& placement = member(passes[i], at, "placement", json::value_t::object, true, doc);
+            onlyKeys(placement, at + "/placement", {"after", "before"});
+            p.after = anchor(placement, at + "/placement", "after");
+            p.before = anchor(placement, at + "/placement", "before");
+            if (!p.after && !p.before) throw Bad{at + "/placement", "placement needs 'after' or 'before'"};
+            p.required = strings(passes[i], at, "required", true);
+            p.produced = strings(passes[i], at, "produced", true);
+            p.invalidated = strings(passes[i], at, "invalidated", false);
+            m.passes.push_back(std::move(p));
+        }
+        m.verifiers = strings(doc, "", "verifiers", false);
+        return m;
+    } catch (const Bad& bad) {
+        err.pointer = bad.pointer.empty() ? "/" : bad.pointer;
+        err.message = "invalid manifest: " + bad.message;
+        err.hint = "see manifest.schema.json for the format";
+        return err;
+    }
+}
+
+}  // namespace ptoplug::host

@@ -1,0 +1,43 @@
+// Plugin manifests (manifest.schema.json at the top documents the format): what a plugin declares
+// to the host before it is loaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/error.h"
+
+namespace ptoplug::host {
+
+struct Anchor {
+    std::string pass;
+    int occurrence = 1;  ///< which instance of a stage that occurs more than once (1-based)
+};
+
+struct ManifestPass {
+    std::string name;
+    std::optional<Anchor> after;
+    std::optional<Anchor> before;
+    std::vector<std::string> required;
+    std::vector<std::string> produced;
+    std::vector<std::string> invalidated;
+};
+
+struct Manifest {
+    std::string path;  ///< the manifest file
+    std::string name;
+    std::string version;
+    std::string library;  ///< resolved: relative to the manifest's folder
+    std::optional<std::string> sha256;
+    uint32_t abiMajor = 0;
+    uint32_t abiMinorMin = 0;
+    uint32_t abiMinorMax = 0;
+    std::vector<ManifestPass> passes;
+    std::vector<std::string> verifiers;
+};
+
+/// Reads and validates a manifest; an error names the file and the offending key (JSON Pointer).
+ir::Expected<Manifest> readManifest(const std::string& path);
+
+}  // namespace ptoplug::host

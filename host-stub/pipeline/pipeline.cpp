@@ -1,0 +1,230 @@
+#include "pipeline/pipeline.h"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace ptoplug::host {
+namespace {
+
+ir::IrError pipelineError(const std::string& file, std::string message, std::string hint) {
+    ir::IrError e;
+    e.file = file;
+    e.message = std::move(message);
+    e.hint = std::move(hint);
+    return e;
+}
+
+// SHA-256 of a file with OpenSSL's EVP interface; empty on read failure.
+std::string sha256Of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    char buffer[1 << 16];
+    while (in) {
+        in.read(buffer, sizeof buffer);
+        EVP_DigestUpdate(ctx, buffer, static_cast<size_t>(in.gcount()));
+    }
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(ctx, digest, &length);
+    EVP_MD_CTX_free(ctx);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned int i = 0; i < length; ++i) {
+        out += hex[digest[i] >> 4];
+        out += hex[digest[i] & 15];
+    }
+    return out;
+}
+
+std::vector<std::string> list(const char* const* items, size_t count) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < count; ++i) out.emplace_back(items[i] ? items[i] : "");
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string s = "[";
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
+    return s + "]";
+}
+
+bool sameSet(std::vector<std::string> a, std::vector<std::string> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+}
+
+std::string stageName(const Stage& s) { return s.name + (s.occurrence > 1 ? " #" + std::to_string(s.occurrence) : ""); }
+
+}  // namespace
+
+ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
+    auto manifest = readManifest(manifestPath);
+    if (!manifest) return manifest.error();
+    Manifest& m = *manifest;
+    const std::string hint = "rebuild the plugin, or update its manifest to match it";
+    if (m.sha256) {
+        std::string actual = sha256Of(m.library);
+        if (actual.empty())
+            return pipelineError(manifestPath, "cannot read plugin library " + m.library,
+                                 "the library path is relative to the manifest's folder");
+        if (actual != *m.sha256)
+            return pipelineError(manifestPath,
+                                 "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
+                                 "the library changed since the manifest was written: " + hint);
+    }
+    auto loaded = loadPlugin(m.library);
+    if (!loaded) {
+        loaded.error().message += " (declared by manifest " + manifestPath + ")";
+        return loaded.error();
+    }
+    const pto_plugin_desc& d = (*loaded)->descriptor();
+    auto mismatch = [&](const std::string& what, const std::string& manifestSide, const std::string& pluginSide) {
+        return pipelineError(manifestPath,
+                             "manifest and plugin disagree on " + what + ": manifest says " + manifestSide + ", " +
+                                 m.library + " says " + pluginSide,
+                             hint);
+    };
+    if (m.name != d.name) return mismatch("the plugin name", m.name, d.name);
+    if (m.version != d.version) return mismatch("the plugin version", m.version, d.version);
+    if (m.abiMajor != d.abi_major || m.abiMinorMin != d.abi_minor_min || m.abiMinorMax != d.abi_minor_max)
+        return mismatch(
+            "the ABI range",
+            std::to_string(m.abiMajor) + "." + std::to_string(m.abiMinorMin) + ".." + std::to_string(m.abiMinorMax),
+            std::to_string(d.abi_major) + "." + std::to_string(d.abi_minor_min) + ".." +
+                std::to_string(d.abi_minor_max));
+    std::vector<std::string> declared, provided;
+    for (const ManifestPass& p : m.passes) declared.push_back(p.name);
+    for (size_t i = 0; i < d.pass_count; ++i) provided.emplace_back(d.passes[i]->name);
+    if (!sameSet(declared, provided)) return mismatch("the passes", joined(declared), joined(provided));
+    for (const ManifestPass& p : m.passes) {
+        const pto_pass_desc* pd = (*loaded)->pass(p.name);
+        auto check = [&](const char* what, const std::vector<std::string>& mine, const char* const* theirs,
+                         size_t count) -> std::optional<ir::IrError> {
+            std::vector<std::string> other = list(theirs, count);
+            if (sameSet(mine, other)) return std::nullopt;
+            return mismatch(std::string("the ") + what + " properties of pass " + p.name, joined(mine), joined(other));
+        };
+        if (auto e = check("required", p.required, pd->required_properties, pd->required_count)) return *e;
+        if (auto e = check("produced", p.produced, pd->produced_properties, pd->produced_count)) return *e;
+        if (auto e = check("invalidated", p.invalidated, pd->invalidated_properties, pd->invalidated_count)) return *e;
+    }
+    std::vector<std::string> verifiers;
+    for (size_t i = 0; i < d.verifier_count; ++i) verifiers.emplace_back(d.verifiers[i]->property);
+    if (!sameSet(m.verifiers, verifiers)) return mismatch("the verifiers", joined(m.verifiers), joined(verifiers));
+    return Plugin{std::move(m), *loaded};
+}
+
+const pto_verifier_desc* Pipeline::verifier(const std::string& property) const {
+    for (const Plugin& p : plugins)
+        if (const pto_verifier_desc* v = p.loaded->verifier(property)) return v;
+    return nullptr;
+}
+
+bool Pipeline::hasStage(const std::string& name) const {
+    return std::any_of(stages.begin(), stages.end(), [&](const Stage& s) { return s.name == name && s.plugin; });
+}
+
+ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
+    auto pipeline = std::make_unique<Pipeline>();
+    pipeline->plugins = std::move(plugins);
+    nlohmann::json defaults = nlohmann::json::parse(defaultPipelineJson());
+    for (const auto& p : defaults["passes"]) {
+        Stage s;
+        s.name = p["name"].get<std::string>();
+        s.required = p["required"].get<std::vector<std::string>>();
+        s.produced = p["produced"].get<std::vector<std::string>>();
+        s.invalidated = p["invalidated"].get<std::vector<std::string>>();
+        pipeline->stages.push_back(std::move(s));
+    }
+    auto renumber = [&] {
+        std::map<std::string, int> seen;
+        for (Stage& s : pipeline->stages) s.occurrence = ++seen[s.name];
+    };
+    renumber();
+    auto find = [&](const Anchor& a) -> long {
+        for (size_t i = 0; i < pipeline->stages.size(); ++i)
+            if (pipeline->stages[i].name == a.pass && pipeline->stages[i].occurrence == a.occurrence)
+                return static_cast<long>(i);
+        return -1;
+    };
+    const std::string placementHint = "fix the placement in the manifest; `pto-host pipeline` lists the stages";
+    for (const Plugin& plugin : pipeline->plugins) {
+        for (const ManifestPass& mp : plugin.manifest.passes) {
+            const std::string who = "pass " + mp.name + " of plugin " + plugin.manifest.name;
+            long after = -1, before = static_cast<long>(pipeline->stages.size());
+            for (auto [anchor, index] : {std::pair{&mp.after, &after}, std::pair{&mp.before, &before}}) {
+                if (!*anchor) continue;
+                *index = find(**anchor);
+                if (*index < 0)
+                    return pipelineError(plugin.manifest.path,
+                                         who + " is placed relative to '" + (*anchor)->pass + "' occurrence " +
+                                             std::to_string((*anchor)->occurrence) +
+                                             ", which the pipeline does not have",
+                                         placementHint);
+            }
+            if (after >= before)
+                return pipelineError(plugin.manifest.path,
+                                     who + " must run after " + stageName(pipeline->stages[after]) + " and before " +
+                                         stageName(pipeline->stages[before]) + ", but that stage comes first",
+                                     placementHint);
+            // A plugin pass named like a default stage provides that stage; otherwise it is inserted.
+            long existing = -1;
+            for (size_t i = 0; i < pipeline->stages.size(); ++i)
+                if (pipeline->stages[i].name == mp.name) existing = static_cast<long>(i);
+            Stage stage;
+            stage.name = mp.name;
+            stage.required = mp.required;
+            stage.produced = mp.produced;
+            stage.invalidated = mp.invalidated;
+            stage.plugin = &plugin;
+            stage.pass = plugin.loaded->pass(mp.name);
+            if (existing >= 0) {
+                Stage& s = pipeline->stages[static_cast<size_t>(existing)];
+                if (s.plugin)
+                    return pipelineError(plugin.manifest.path,
+                                         who + " conflicts with plugin " + s.plugin->manifest.name + " (" +
+                                             s.plugin->manifest.path + "), which already provides it",
+                                         "load only one of the two plugins");
+                if (existing <= after || existing >= before)
+                    return pipelineError(
+                        plugin.manifest.path,
+                        who + " replaces the stage at position " + std::to_string(existing) + ", outside its placement",
+                        placementHint);
+                stage.occurrence = s.occurrence;
+                s = std::move(stage);
+            } else {
+                long at = after >= 0 ? after + 1 : before;
+                pipeline->stages.insert(pipeline->stages.begin() + at, std::move(stage));
+                renumber();
+            }
+        }
+    }
+    // IR properties: each stage's requirements must be produced earlier and not invalidated since.
+    std::set<std::string> available;
+    std::map<std::string, std::string> invalidatedBy;
+    for (const Stage& s : pipeline->stages) {
+        for (const std::string& r : s.required) {
+            if (available.count(r)) continue;
+            std::string why = invalidatedBy.count(r) ? "stage " + invalidatedBy[r] + " invalidates it"
+                                                     : "no earlier stage produces it";
+            return pipelineError(s.plugin ? s.plugin->manifest.path : std::string("<default pipeline>"),
+                                 "stage " + stageName(s) + " requires IR property " + r + ", but " + why,
+                                 "place the pass after a stage that produces " + r);
+        }
+        for (const std::string& p : s.invalidated) {
+            available.erase(p);
+            invalidatedBy[p] = stageName(s);
+        }
+        for (const std::string& p : s.produced) available.insert(p);
+    }
+    return pipeline;
+}
+
+}  // namespace ptoplug::host

@@ -1,0 +1,48 @@
+// The pass pipeline: pypto's default pipeline with plugin passes placed by their manifests, checked
+// for placement and IR properties before any IR is read.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/error.h"
+#include "pipeline/manifest.h"
+#include "plugins/loader.h"
+
+namespace ptoplug::host {
+
+/// pypto's default pipeline (OptimizationStrategy.Default), bundled at build time.
+const char* defaultPipelineJson();
+
+/// A plugin loaded from its manifest, checked against its own descriptor.
+struct Plugin {
+    Manifest manifest;
+    std::shared_ptr<LoadedPlugin> loaded;
+};
+
+/// Loads the plugin a manifest declares: checks sha256 (when given), loads the library, and requires
+/// the manifest and the plugin's descriptor to agree (name, version, ABI range, passes, properties,
+/// verifiers). Errors name the file, both sides and what to do.
+ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath);
+
+struct Stage {
+    std::string name;
+    int occurrence = 1;  ///< 1-based among stages of the same name
+    std::vector<std::string> required, produced, invalidated;
+    const Plugin* plugin = nullptr;  ///< null: a stage the stub host does not implement (skipped)
+    const pto_pass_desc* pass = nullptr;
+};
+
+struct Pipeline {
+    std::vector<Plugin> plugins;  ///< owned; stages point into it
+    std::vector<Stage> stages;
+    /// The verifier of `property` among the plugins, or nullptr.
+    const pto_verifier_desc* verifier(const std::string& property) const;
+    bool hasStage(const std::string& name) const;
+};
+
+/// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
+ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
+
+}  // namespace ptoplug::host
