@@ -1,0 +1,244 @@
+// pto-plugin-check: the ABI conformance suite, runnable against any plugin.
+//
+//   pto-plugin-check PLUGIN.so [IR files...]
+//
+// Every check that runs plugin code runs in a child process, so a plugin that aborts or crashes is
+// reported, not fatal. Exit status 0 only if every check passes.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <thread>
+
+#include "abi_host/run_context.h"
+#include "checker/elf_symbols.h"
+#include "ir/reader.h"
+#include "ir/utf8.h"
+#include "ir/writer.h"
+#include "plugins/loader.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace ptoplug;
+
+struct Outcome {
+    bool ok;
+    std::string detail;
+};
+
+class Report {
+public:
+    explicit Report(std::string plugin) : plugin_(std::move(plugin)) {}
+    void add(const std::string& check, const Outcome& o) {
+        std::printf("%s  %s%s%s\n", o.ok ? "PASS" : "FAIL", check.c_str(), o.detail.empty() ? "" : ": ",
+                    o.detail.c_str());
+        (o.ok ? passed_ : failed_)++;
+    }
+    int finish() const {
+        std::printf("%s: %d passed, %d failed\n", plugin_.c_str(), passed_, failed_);
+        return failed_ == 0 ? 0 : 1;
+    }
+
+private:
+    std::string plugin_;
+    int passed_ = 0;
+    int failed_ = 0;
+};
+
+// Runs `check` in a child process; a crash or abort becomes a failed outcome naming the signal.
+Outcome isolated(const std::function<Outcome()>& check) {
+    std::fflush(nullptr);
+    int fds[2];
+    if (pipe(fds) != 0) return {false, "pipe failed"};
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        Outcome o{false, ""};
+        try {
+            o = check();
+        } catch (...) {
+            o = {false, "a C++ exception escaped into the host"};
+        }
+        std::string msg = std::string(o.ok ? "1" : "0") + o.detail;
+        if (write(fds[1], msg.data(), msg.size()) < 0) _exit(3);
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string msg;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status))
+        return {false, std::string("the plugin crashed: signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                           strsignal(WTERMSIG(status)) + ")"};
+    if (msg.empty()) return {false, "the check ended without a result"};
+    return {msg[0] == '1', msg.substr(1)};
+}
+
+// Diagnostics are well formed: a known severity, a rule name and a message, valid UTF-8.
+std::string badDiagnostic(const host::RunOutcome& o) {
+    for (const host::Diagnostic& d : o.diagnostics) {
+        if (d.rule.empty()) return "a diagnostic has no rule name";
+        if (d.message.empty()) return "a diagnostic has no message";
+        if (!ir::isValidUtf8(d.message) || !ir::isValidUtf8(d.rule)) return "a diagnostic is not valid UTF-8";
+    }
+    return {};
+}
+
+using RunFn = pto_status (*)(const pto_host_api*, pto_run_context*);
+
+// One run of `fn` on a fresh read of `file`: the output bytes, or a failure.
+Outcome runOnce(RunFn fn, const std::string& file, bool isVerifier, std::string& bytes) {
+    auto doc = ir::readFile(file);
+    if (!doc) return {false, "cannot read corpus file: " + doc.error().format()};
+    host::RunOutcome o = host::runThroughAbi(**doc, fn);
+    if (std::string bad = badDiagnostic(o); !bad.empty()) return {false, bad};
+    bool errors = std::any_of(o.diagnostics.begin(), o.diagnostics.end(),
+                              [](const host::Diagnostic& d) { return d.severity >= PTO_SEVERITY_ERROR; });
+    if (o.status == PTO_ERR_INTERNAL) return {false, "returned PTO_ERR_INTERNAL (an internal error)"};
+    if (o.status != PTO_OK && o.status != PTO_ERR_USER)
+        return {false, "returned status " + std::to_string(static_cast<int>(o.status))};
+    if (o.status == PTO_ERR_USER && !isVerifier && !errors)
+        return {false, "returned PTO_ERR_USER without an error diagnostic saying why"};
+    for (const host::Diagnostic& d : o.diagnostics)
+        if (d.severity == PTO_SEVERITY_INTERNAL_ERROR) return {false, "internal error: " + d.message};
+    auto out = ir::writeToString(**doc, ir::WriteOptions{ir::Format::MsgPack, false});
+    if (!out) return {false, "the output cannot be written: " + out.error().format()};
+    auto back = ir::readDocument(*out, ir::Format::Auto, "output");
+    if (!back) return {false, "the output is not valid IR: " + back.error().format()};
+    bytes = std::move(*out);
+    return {true, o.status == PTO_ERR_USER ? "rejected the program with a user error" : ""};
+}
+
+Outcome checkRun(RunFn fn, const std::string& file, bool isVerifier) {
+    std::string first, second;
+    Outcome o = runOnce(fn, file, isVerifier, first);
+    if (!o.ok) return o;
+    Outcome again = runOnce(fn, file, isVerifier, second);
+    if (!again.ok) return again;
+    if (first != second) return {false, "the same input gave different output bytes on a second run"};
+    return o;
+}
+
+Outcome checkThreads(RunFn fn, const std::vector<std::string>& corpus) {
+    constexpr int kThreads = 8;
+    std::vector<std::string> expected(kThreads), actual(kThreads);
+    for (int i = 0; i < kThreads; ++i) {
+        Outcome o = runOnce(fn, corpus[static_cast<size_t>(i) % corpus.size()], false, expected[i]);
+        if (!o.ok) return o;
+    }
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i)
+        threads.emplace_back([&, i] {
+            if (!runOnce(fn, corpus[static_cast<size_t>(i) % corpus.size()], false, actual[i]).ok) ++failures;
+        });
+    for (std::thread& t : threads) t.join();
+    if (failures) return {false, "a run failed on a worker thread"};
+    for (int i = 0; i < kThreads; ++i)
+        if (expected[i] != actual[i]) return {false, "8 threads gave different results than one thread"};
+    return {true, ""};
+}
+
+std::vector<std::string> defaultCorpus() {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(PTOPLUG_DEFAULT_CORPUS, ec))
+        if (fs::exists(e.path() / "before.msgpack")) files.push_back((e.path() / "before.msgpack").string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"pto-plugin-check: ABI conformance checks for a ptoplug plugin"};
+    std::string path;
+    std::vector<std::string> corpus;
+    app.add_option("plugin", path, "the plugin shared object")->required();
+    app.add_option("corpus", corpus, "IR files to run every pass and verifier on (default: the bundled fixtures)");
+    CLI11_PARSE(app, argc, argv);
+    if (corpus.empty()) corpus = defaultCorpus();
+
+    Report report(path);
+    std::printf("pto-plugin-check %s (host ABI %d.%d)\n", path.c_str(), PTO_ABI_MAJOR, PTO_ABI_MINOR);
+
+    std::vector<checker::DynamicSymbol> symbols;
+    std::string elfError;
+    if (!checker::readDynamicSymbols(path, symbols, elfError)) {
+        report.add("exports", {false, path + ": " + elfError});
+        return report.finish();
+    }
+    std::vector<std::string> exported;
+    bool weakEntry = false;
+    for (const auto& s : symbols)
+        if (s.defined && !checker::isToolchainSymbol(s.name)) {
+            exported.push_back(s.name);
+            weakEntry = weakEntry || (s.name == PTO_PLUGIN_ENTRY_NAME && s.weak);
+        }
+    bool oneExport = exported.size() == 1 && exported[0] == PTO_PLUGIN_ENTRY_NAME && !weakEntry;
+    std::string list;
+    for (const std::string& s : exported) list += (list.empty() ? "" : ", ") + s;
+    report.add("exports",
+               {oneExport, oneExport ? ""
+                                     : path + ": must export exactly one non-weak symbol, " +
+                                           std::string(PTO_PLUGIN_ENTRY_NAME) + "; exports [" +
+                                           (exported.size() > 8 ? std::to_string(exported.size()) + " symbols" : list) +
+                                           "]" + (weakEntry ? " (the entry is weak)" : "")});
+
+    // Loading runs plugin code (constructors, the entry point): in a child first.
+    Outcome load = isolated([&] {
+        auto p = host::loadPlugin(path);
+        return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
+    });
+    report.add("load (RTLD_NOW | RTLD_LOCAL, entry point, descriptor)", load);
+    if (!load.ok) return report.finish();
+    auto plugin = host::loadPlugin(path);
+    if (!plugin) return report.finish();
+    const pto_plugin_desc& d = (*plugin)->descriptor();
+
+    // Negotiation against an older and a newer host minor, and a wrong major.
+    auto negotiate = [&](uint32_t major, uint32_t minor) { return host::loadPlugin(path, major, minor); };
+    if (d.abi_minor_min > 0) {
+        auto older = negotiate(d.abi_major, d.abi_minor_min - 1);
+        report.add("negotiation: older host minor is refused",
+                   {!older.ok(), older.ok() ? "a host older than the plugin's minimum accepted it" : ""});
+    } else {
+        report.add("negotiation: older host minor", {true, "the plugin works with every minor of its major"});
+    }
+    auto newer = negotiate(d.abi_major, d.abi_minor_max + 1);
+    report.add("negotiation: newer host minor is accepted",
+               {newer.ok() && (*newer)->abiMinor() == d.abi_minor_max,
+                newer.ok() ? "" : "a newer host refused it: " + newer.error().message});
+    auto wrongMajor = negotiate(d.abi_major + 1, 0);
+    report.add("negotiation: wrong major is refused",
+               {!wrongMajor.ok(), wrongMajor.ok() ? "a host of another major accepted it" : ""});
+
+    if (corpus.empty()) report.add("corpus", {false, "no IR files to run the passes on"});
+    for (size_t i = 0; i < d.pass_count; ++i) {
+        const pto_pass_desc* pass = d.passes[i];
+        for (const std::string& file : corpus)
+            report.add(std::string("pass ") + pass->name + " on " + file,
+                       isolated([&] { return checkRun(pass->run, file, false); }));
+        if (!corpus.empty())
+            report.add(std::string("pass ") + pass->name + " on 8 threads",
+                       isolated([&] { return checkThreads(pass->run, corpus); }));
+    }
+    for (size_t i = 0; i < d.verifier_count; ++i) {
+        const pto_verifier_desc* verifier = d.verifiers[i];
+        for (const std::string& file : corpus)
+            report.add(std::string("verifier ") + verifier->property + " on " + file,
+                       isolated([&] { return checkRun(verifier->run, file, true); }));
+    }
+    return report.finish();
+}
