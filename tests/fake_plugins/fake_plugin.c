@@ -45,12 +45,14 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
 #endif
 }
 
+/* Requires SSAForm, so that placement tests can put it where that property is missing. */
+static const char* const required[] = {"SSAForm"};
 static const pto_pass_desc pass = {
     sizeof(pto_pass_desc),
     "FakePass",
     "a deliberately broken pass",
-    NULL,
-    0,
+    required,
+    1,
     NULL,
     0,
     NULL,

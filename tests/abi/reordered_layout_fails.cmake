@@ -1,0 +1,32 @@
+# Demonstrates that the layout pins of the host table catch a reordering: copies the ABI headers,
+# swaps two function slots of pto_host_api in the copy, and expects compiling it to fail, while the
+# unmodified copy compiles.
+#   cmake -DABI_DIR=<abi> -DCC=<c compiler> -DWORK=<scratch dir> -P reordered_layout_fails.cmake
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/ok/ptoplug" "${WORK}/reordered/ptoplug")
+file(GLOB headers "${ABI_DIR}/ptoplug/*.h")
+file(COPY ${headers} DESTINATION "${WORK}/ok/ptoplug")
+file(COPY ${headers} DESTINATION "${WORK}/reordered/ptoplug")
+file(READ "${ABI_DIR}/ptoplug/host_api.h" text)
+string(REGEX MATCH "[^\n]*\\(\\*program_function_count\\)[^\n]*\n" first "${text}")
+string(REGEX MATCH "[^\n]*\\(\\*program_function_at\\)[^\n]*\n" second "${text}")
+if(NOT first OR NOT second)
+  message(FATAL_ERROR "could not find the two slots to swap")
+endif()
+string(REPLACE "${first}" "@FIRST@" text "${text}")
+string(REPLACE "${second}" "${first}" text "${text}")
+string(REPLACE "@FIRST@" "${second}" text "${text}")
+file(WRITE "${WORK}/reordered/ptoplug/host_api.h" "${text}")
+file(WRITE "${WORK}/tu.c" "#include \"ptoplug/abi.h\"\nint main(void) { return 0; }\n")
+foreach(variant ok reordered)
+  execute_process(COMMAND "${CC}" -std=c99 -pedantic -Werror -fsyntax-only -I "${WORK}/${variant}" "${WORK}/tu.c"
+                  RESULT_VARIABLE result OUTPUT_QUIET ERROR_VARIABLE errors)
+  set(result_${variant} ${result})
+endforeach()
+if(NOT result_ok EQUAL 0)
+  message(FATAL_ERROR "the unmodified ABI headers do not compile")
+endif()
+if(result_reordered EQUAL 0)
+  message(FATAL_ERROR "swapping two slots of pto_host_api still compiled: the layout pins do not work")
+endif()
+message(STATUS "reordered host table rejected by the layout pins, as it must be")

@@ -1,0 +1,304 @@
+// pto-host end to end: the built binary with the built plugin and its manifest.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "ir/reader.h"
+#include "ir/writer.h"
+#include "support/fixtures.h"
+#include "support/process.h"
+
+namespace ptoplug {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runProcess;
+using test::TempDir;
+
+const std::string kHost = PTOPLUG_BIN_DIR "/pto-host";
+const std::string kPluginDir = PTOPLUG_PLUGIN_DIR;
+const std::string kLibrary = kPluginDir + "/libptoplug_mdtc.so";
+const std::string kFake = PTOPLUG_TEST_PLUGIN_DIR "/libfake_crash_on_marker.so";
+
+struct Case {
+    std::string name;
+    fs::path dir;
+    bool error;
+    bool hostOrch;
+};
+
+std::vector<Case> cases() {
+    std::vector<Case> out;
+    for (const auto& e : fs::directory_iterator(fs::path(test::dataDir()) / "pypto-unit")) {
+        std::string name = e.path().filename().string();
+        out.push_back(
+            {name, e.path(), fs::exists(e.path() / "error.txt"),
+             !fs::exists(e.path() / "error.txt") && test::fixtureNamed(name + "/after").pyptoPlacementUnreadable});
+    }
+    std::sort(out.begin(), out.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+    return out;
+}
+
+// Our output equals pypto's: byte for byte, or (IR_FORMAT §11.5 cases) after resolving references.
+void expectPyptoOutput(const Case& c, const std::string& ours, const std::string& extension) {
+    std::string expected = test::readBytes((c.dir / ("after." + extension)).string());
+    if (!c.hostOrch) {
+        EXPECT_EQ(ours, expected) << c.name;
+        return;
+    }
+    auto a = ir::readDocument(ours, ir::Format::Auto, "ours");
+    auto b = ir::readDocument(expected, ir::Format::Auto, "pypto");
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(test::resolvedJson(**a), test::resolvedJson(**b)) << c.name;
+}
+
+std::string manifest(const std::string& library, const std::string& name, const std::string& version,
+                     const std::string& passName, const std::string& placement, const std::string& required,
+                     const std::string& produced, const std::string& extra = "") {
+    return R"({"file_format_version": 1, "name": ")" + name + R"(", "version": ")" + version + R"(", "library": ")" +
+           library + R"(", "abi": {"major": 1, "minor_min": 0, "minor_max": 0},)" + extra +
+           R"( "passes": [{"name": ")" + passName + R"(", "placement": )" + placement + R"(, "required": )" + required +
+           R"(, "produced": )" + produced + R"(}]})";
+}
+
+std::string fakeManifest(const std::string& placement) {
+    return manifest(kFake, "fake", "0.0.1", "FakePass", placement, R"(["SSAForm"])", "[]");
+}
+
+std::string mdtcManifest(const std::string& placement, const std::string& extra = "") {
+    return manifest(kLibrary, "materialize-dist-tensor-ctx", "0.1.0", "MaterializeDistTensorCtx", placement,
+                    R"(["CommDomainScopesMaterialized", "ReturnParamsExplicit"])",
+                    R"(["CommDomainScopesMaterialized", "DistTensorCtxMaterialized"])",
+                    extra + R"( "verifiers": ["DistTensorCtxMaterialized"],)");
+}
+
+const std::string kMdtcPlacement =
+    R"({"after": {"pass": "LowerHostTensorCollectives"}, "before": {"pass": "Simplify", "occurrence": 2}})";
+
+class HostRun : public ::testing::TestWithParam<Case> {};
+
+TEST_P(HostRun, EveryFixtureMatchesPypto) {
+    const Case& c = GetParam();
+    TempDir tmp;
+    for (const char* ext : {"msgpack", "json"}) {
+        std::string out = tmp / (std::string("out.") + ext);
+        auto r = runProcess({kHost, "run", (c.dir / (std::string("before.") + ext)).string(), "-o", out});
+        if (c.error) {
+            EXPECT_EQ(r.exitCode, 1) << r.err;
+            EXPECT_NE(r.err.find(": error: [MaterializeDistTensorCtx.E"), std::string::npos) << r.err;
+            EXPECT_FALSE(fs::exists(out));
+            continue;
+        }
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        expectPyptoOutput(c, test::readBytes(out), ext);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(PyptoUnit, HostRun, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(HostBatch, EveryFixtureThroughBatchMatchesPypto) {
+    TempDir in, out;
+    for (const Case& c : cases()) fs::copy_file(c.dir / "before.msgpack", in / (c.name + ".msgpack"));
+    auto r = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "-j", "2"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;  // the two error fixtures
+    for (const Case& c : cases()) {
+        std::string produced = out / (c.name + ".msgpack");
+        if (c.error) {
+            EXPECT_FALSE(fs::exists(produced)) << c.name;
+            EXPECT_NE(r.err.find(c.name + ".msgpack"), std::string::npos) << r.err;
+        } else {
+            expectPyptoOutput(c, test::readBytes(produced), "msgpack");
+        }
+    }
+    EXPECT_NE(r.err.find("17 files, 15 ok, 2 failed"), std::string::npos) << r.err;
+}
+
+struct Rejection {
+    std::string name;
+    std::vector<std::string> manifests;  ///< contents, written to files m0.json, m1.json ...
+    std::string message;
+    int exitCode;
+};
+
+void expectRejected(const Rejection& t) {
+    TempDir tmp;
+    std::vector<std::string> args = {kHost, "--no-default-plugins"};
+    for (size_t i = 0; i < t.manifests.size(); ++i) {
+        std::string path = tmp / ("m" + std::to_string(i) + ".json");
+        test::writeBytes(path, t.manifests[i]);
+        args.insert(args.end(), {"--plugin", path});
+    }
+    args.push_back("pipeline");
+    auto r = runProcess(args);
+    EXPECT_EQ(r.exitCode, t.exitCode) << t.name << "\n" << r.err;
+    EXPECT_NE(r.err.find(t.message), std::string::npos) << t.name << "\n" << r.err;
+    EXPECT_NE(r.err.find(tmp.path()), std::string::npos) << t.name << ": the message names no manifest\n" << r.err;
+}
+
+TEST(HostPlacement, ErrorsNameBothSides) {
+    std::vector<Rejection> cases = {
+        {"missing anchor",
+         {mdtcManifest(R"({"after": {"pass": "NoSuchPass"}})")},
+         "placed relative to 'NoSuchPass' occurrence 1, which the pipeline does not have",
+         4},
+        {"missing occurrence",
+         {mdtcManifest(R"({"before": {"pass": "Simplify", "occurrence": 3}})")},
+         "'Simplify' occurrence 3",
+         4},
+        {"after not before before",
+         {mdtcManifest(R"({"after": {"pass": "Simplify", "occurrence": 2}, "before": {"pass": "InlineFunctions"}})")},
+         "must run after Simplify #2 and before InlineFunctions",
+         4},
+        {"two plugins contradict",
+         {fakeManifest(R"({"after": {"pass": "Simplify", "occurrence": 2}})"),
+          mdtcManifest(R"({"after": {"pass": "FakePass"}, "before": {"pass": "Simplify", "occurrence": 2}})")},
+         "must run after FakePass and before Simplify #2",
+         4},
+        {"required property never produced",
+         {fakeManifest(R"({"before": {"pass": "ConvertToSSA"}})")},
+         "requires IR property SSAForm, but no earlier stage produces it",
+         4},
+        {"required property invalidated",
+         {fakeManifest(R"({"after": {"pass": "InitMemRef"}})")},
+         "requires IR property SSAForm, but stage InitMemRef invalidates it",
+         4},
+    };
+    for (const Rejection& t : cases) expectRejected(t);
+}
+
+TEST(HostManifest, ErrorsNameTheKeyOrBothSides) {
+    std::vector<Rejection> cases = {
+        {"schema: unknown key", {R"({"file_format_version": 1, "nmae": "x"})"}, "(at /nmae)", 4},
+        {"schema: wrong type",
+         {R"({"file_format_version": "1", "name": "x", "version": "1", "library": "x.so",
+             "abi": {"major": 1, "minor_min": 0, "minor_max": 0}, "passes": []})"},
+         "(at /file_format_version)",
+         4},
+        {"missing library",
+         {manifest("/nonexistent/libnothing.so", "x", "1", "P", kMdtcPlacement, "[]", "[]")},
+         "cannot load plugin",
+         4},
+        {"wrong sha256",
+         {mdtcManifest(kMdtcPlacement, std::string(R"( "sha256": ")") + std::string(64, '0') + R"(",)")},
+         "the manifest expects 0000",
+         4},
+        {"name mismatch",
+         {manifest(kLibrary, "another-name", "0.1.0", "MaterializeDistTensorCtx", kMdtcPlacement, "[]", "[]")},
+         "disagree on the plugin name: manifest says another-name",
+         4},
+        {"ABI range mismatch",
+         {mdtcManifest(kMdtcPlacement)
+              .replace(mdtcManifest(kMdtcPlacement).find("\"minor_max\": 0"), 14, "\"minor_max\": 3")},
+         "disagree on the ABI range: manifest says 1.0..3",
+         4},
+    };
+    for (const Rejection& t : cases) expectRejected(t);
+}
+
+TEST(HostManifest, BundledManifestLoadsAndPlacesThePass) {
+    auto r = runProcess({kHost, "pipeline"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find(" 43  MaterializeDistTensorCtx       [plugin materialize-dist-tensor-ctx 0.1.0"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(" 44  Simplify #2                    (skipped: not implemented by the stub host)"),
+              std::string::npos);
+}
+
+// Makes `count` inputs in `dir`: valid fixture programs, plus the bad and crashing ones asked for.
+std::map<std::string, std::string> makeBatchInputs(const std::string& dir, int valid) {
+    std::map<std::string, std::string> expected;  // input name -> expected output bytes
+    std::vector<Case> good;
+    for (const Case& c : cases())
+        if (!c.error && !c.hostOrch) good.push_back(c);
+    for (int i = 0; i < valid; ++i) {
+        const Case& c = good[static_cast<size_t>(i) % good.size()];
+        std::string name = "p" + std::to_string(i) + ".msgpack";
+        fs::copy_file(c.dir / "before.msgpack", dir + "/" + name);
+        expected[name] = test::readBytes((c.dir / "after.msgpack").string());
+    }
+    return expected;
+}
+
+TEST(HostBatch, BadFilesAndACrashAreIsolated) {
+    TempDir in, out, tmp;
+    std::map<std::string, std::string> expected = makeBatchInputs(in.path(), 196);
+    test::writeBytes(in / "empty.msgpack", "");
+    test::writeBytes(in / "garbage.json", "this is not IR");
+    std::string fixture = test::readBytes(cases()[0].dir.string() + "/before.json");
+    test::writeBytes(in / "truncated.json", fixture.substr(0, fixture.size() / 2));
+    auto crash = ir::readDocument(fixture, ir::Format::Auto, "crash");
+    ASSERT_TRUE(crash.ok());
+    (*crash)->set((*crash)->root().n->fields, ir::K::name, ir::Value::str("crash_me"));
+    test::writeBytes(in / "crash.json", *ir::writeToString(**crash, ir::WriteOptions{ir::Format::Json, false}));
+    std::map<std::string, std::string> inputsBefore;
+    for (const auto& e : fs::directory_iterator(in.path()))
+        inputsBefore[e.path().filename().string()] = test::readBytes(e.path().string());
+
+    std::string fakeM = tmp / "fake.json";
+    test::writeBytes(fakeM, fakeManifest(R"({"after": {"pass": "ConvertToSSA"}})"));
+    auto r = runProcess({kHost, "--plugin", fakeM, "batch", in.path(), "--out-dir", out.path(), "-j", "2"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("200 files, 196 ok, 4 failed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("crash.json: error: crashed with signal 11"), std::string::npos) << r.err;
+    for (const char* bad :
+         {"empty.msgpack: error: empty file", "garbage.json: error: neither JSON nor MessagePack", "truncated.json:"})
+        EXPECT_NE(r.err.find(bad), std::string::npos) << bad << "\n" << r.err;
+    size_t files = 0;
+    for (const auto& e : fs::directory_iterator(out.path())) {
+        ++files;
+        std::string name = e.path().filename().string();
+        ASSERT_TRUE(expected.count(name)) << "unexpected output " << name;
+        EXPECT_EQ(test::readBytes(e.path().string()), expected[name]) << name;
+    }
+    EXPECT_EQ(files, 196u);  // no partial or temporary files
+    for (const auto& [name, bytes] : inputsBefore) EXPECT_EQ(test::readBytes(in / name), bytes) << name;
+}
+
+TEST(HostBatch, OneAndTwoJobsGiveIdenticalOutputs) {
+    TempDir in, one, two;
+    makeBatchInputs(in.path(), 40);
+    ASSERT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", one.path(), "-j", "1"}).exitCode, 0);
+    ASSERT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", two.path(), "-j", "2", "--format", "json"}).exitCode,
+              0);
+    TempDir twoMsgpack;
+    ASSERT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", twoMsgpack.path(), "-j", "2"}).exitCode, 0);
+    for (const auto& e : fs::directory_iterator(one.path())) {
+        std::string name = e.path().filename().string();
+        EXPECT_EQ(test::readBytes(e.path().string()), test::readBytes(twoMsgpack / name)) << name;
+        EXPECT_TRUE(fs::exists(two / name));
+    }
+}
+
+TEST(HostCli, ConvertRoundTripsAndExitCodes) {
+    TempDir tmp;
+    const Case c = cases()[0];
+    ASSERT_EQ(
+        runProcess({kHost, "convert", (c.dir / "before.msgpack").string(), "-o", tmp / "x.json", "--format", "json"})
+            .exitCode,
+        0);
+    EXPECT_EQ(test::readBytes(tmp / "x.json"), test::readBytes((c.dir / "before.json").string()));
+    EXPECT_EQ(runProcess({kHost, "convert", tmp / "missing.json", "-o", tmp / "y.json"}).exitCode, 3);
+    EXPECT_EQ(runProcess({kHost, "frobnicate"}).exitCode, 2);
+    auto json = runProcess({kHost, "--diagnostics-format", "json", "run",
+                            (fs::path(test::dataDir()) / "pypto-unit" /
+                             "device_call_without_materialized_context_rejects_synthesized_prefix" / "before.msgpack")
+                                .string(),
+                            "-o", tmp / "z.msgpack"});
+    EXPECT_EQ(json.exitCode, 1);
+    EXPECT_NE(json.err.find(R"("rule":"MaterializeDistTensorCtx.E4")"), std::string::npos) << json.err;
+}
+
+TEST(HostCli, WarnsWhenContextsAreAlreadyMaterialized) {
+    TempDir tmp;
+    std::string after = (fs::path(test::dataDir()) / "pypto-unit" / "param_alias_forwards_materialized_comm_ctx_param" /
+                         "after.msgpack")
+                            .string();
+    auto r = runProcess({kHost, "run", after, "-o", tmp / "twice.msgpack"});
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_NE(r.err.find("warning: [pto-host.already-materialized] function 'kernel'"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ptoplug

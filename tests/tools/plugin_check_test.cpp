@@ -1,0 +1,49 @@
+// pto-plugin-check: every plugin the project builds passes; every fake plugin is rejected with a
+// message that names the file and the broken rule.
+#include <gtest/gtest.h>
+
+#include "support/process.h"
+
+namespace ptoplug {
+namespace {
+
+const std::string kCheck = PTOPLUG_BIN_DIR "/pto-plugin-check";
+const std::string kFakes = PTOPLUG_TEST_PLUGIN_DIR;
+
+TEST(PluginCheck, ProjectPluginsPass) {
+    for (const std::string& plugin :
+         {std::string(PTOPLUG_PLUGIN_DIR "/libptoplug_mdtc.so"), kFakes + "/libcount_calls.so"}) {
+        auto r = test::runProcess({kCheck, plugin});
+        EXPECT_EQ(r.exitCode, 0) << r.out;
+        EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("on 8 threads"), std::string::npos) << r.out;
+    }
+}
+
+TEST(PluginCheck, FakePluginsAreRejectedNamingTheRule) {
+    const std::vector<std::pair<std::string, std::string>> fakes = {
+        {"missing_entry", "plugin has no entry symbol 'ptoplug_plugin_entry'"},
+        {"wrong_major", "ABI mismatch: the plugin supports 2.0..2.0, this host provides 1.0..1.0"},
+        {"small_desc", "descriptor struct_size 8 is too small"},
+        {"null_slot", "pass 'FakePass' has a NULL run function"},
+        {"throws", "a C++ exception escaped into the host"},
+        {"error_status", "returned PTO_ERR_INTERNAL"},
+        {"aborts", "the plugin crashed: signal 6"},
+        {"segfaults", "the plugin crashed: signal 11"},
+    };
+    for (const auto& [fake, rule] : fakes) {
+        std::string path = kFakes + "/libfake_" + fake + ".so";
+        auto r = test::runProcess({kCheck, path});
+        EXPECT_EQ(r.exitCode, 1) << fake << "\n" << r.out;
+        size_t at = r.out.find(rule);
+        EXPECT_NE(at, std::string::npos) << fake << "\n" << r.out;
+        // The failing line names the file (the load errors) or the pass and corpus file.
+        size_t line = r.out.rfind("FAIL", at);
+        std::string failing = r.out.substr(line, r.out.find('\n', at) - line);
+        EXPECT_TRUE(failing.find(path) != std::string::npos || failing.find("pass FakePass on") != std::string::npos)
+            << failing;
+    }
+}
+
+}  // namespace
+}  // namespace ptoplug
