@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test through CTest.
-#   scripts/test.sh              -> build/ (the product build)
-#   scripts/test.sh --sanitize   -> build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/test.sh              -> build/       the product build, every test
+#   scripts/test.sh --sanitize   -> build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, every test
+#   scripts/test.sh --tsan       -> build-tsan/  ThreadSanitizer, the multi-threaded plugin tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-dir=build; extra=()
-if [ "${1:-}" = "--sanitize" ]; then
-  dir=build-asan; extra=(-DPTOPLUG_SANITIZE=ON -DPTOPLUG_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=Debug)
-fi
 jobs=$(nproc)
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
-cmake --build "$dir" -j "$jobs"
-ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+case "${1:-}" in
+  --sanitize)
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPTOPLUG_SANITIZE=ON -DPTOPLUG_BENCHMARKS=OFF >/dev/null
+    cmake --build build-asan -j "$jobs"
+    ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j "$jobs" ;;
+  --tsan)
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTOPLUG_TSAN=ON -DPTOPLUG_BENCHMARKS=OFF >/dev/null
+    cmake --build build-tsan -j "$jobs" --target plugin_tests ptoplug_mdtc
+    TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R 'PluginThreads' ;;
+  *)
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build build -j "$jobs"
+    ctest --test-dir build --output-on-failure -j "$jobs" ;;
+esac
