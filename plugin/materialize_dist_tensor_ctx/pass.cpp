@@ -22,7 +22,7 @@ void materializeDistTensorCtx(const Host& h) {
         const Plan* plan = plans.find(h.name(fn));
         resolver.reset(plan);
         if (plan) resolver.prepass(h.child(fn, PTO_FIELD_BODY));
-        FunctionRewriter(h, plans, resolver, fn, plans.bodyNames[i]).run();
+        FunctionRewriter(h, plans, resolver, fn, std::move(plans.bodyNames[i])).run();
     }
 }
 

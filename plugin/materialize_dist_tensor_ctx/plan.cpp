@@ -29,7 +29,7 @@ bool isScope(pto_node_kind k) { return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= 
 // The standard walk of §3.5, recording names.
 class NameCollector {
 public:
-    NameCollector(const Host& h, std::unordered_set<std::string>& names) : h_(h), names_(names) {}
+    NameCollector(const Host& h, NameSet& names) : h_(h), names_(names) {}
 
     void stmt(pto_node s) {
         pto_node_kind k = h_.kind(s);
@@ -44,9 +44,11 @@ public:
             case PTO_NODE_EVAL_STMT: return expr(h_.child(s, PTO_FIELD_EXPR));
             case PTO_NODE_RETURN_STMT:
             case PTO_NODE_YIELD_STMT: return exprs(s, PTO_FIELD_VALUE);
-            case PTO_NODE_SEQ_STMTS:
-                for (pto_node c : h_.children(s, PTO_FIELD_STMTS)) stmt(c);
+            case PTO_NODE_SEQ_STMTS: {
+                size_t count = h_.count(s, PTO_FIELD_STMTS);
+                for (size_t i = 0; i < count; ++i) stmt(h_.child(s, PTO_FIELD_STMTS, i));
                 return;
+            }
             case PTO_NODE_IF_STMT:
                 expr(h_.child(s, PTO_FIELD_CONDITION));
                 stmt(h_.child(s, PTO_FIELD_THEN_BODY));
@@ -82,7 +84,8 @@ public:
 
 private:
     void exprs(pto_node n, uint32_t field) {
-        for (pto_node c : h_.children(n, field)) expr(c);
+        size_t count = h_.count(n, field);
+        for (size_t i = 0; i < count; ++i) expr(h_.child(n, field, i));
     }
     void attrs(pto_node n) {
         h_.forEachAttrNode(n, [&](pto_node x) { expr(x); });
@@ -113,7 +116,7 @@ private:
     }
 
     const Host& h_;
-    std::unordered_set<std::string>& names_;
+    NameSet& names_;
 };
 
 // The first ReturnStmt of a pre-order walk over statements (not into expressions).
@@ -136,8 +139,8 @@ pto_node firstReturn(const Host& h, pto_node s) {
 
 }  // namespace
 
-std::unordered_set<std::string> bodyNameSet(const Host& h, pto_node body) {
-    std::unordered_set<std::string> names;
+NameSet bodyNameSet(const Host& h, pto_node body) {
+    NameSet names;
     NameCollector(h, names).stmt(body);
     return names;
 }
@@ -181,9 +184,8 @@ ProgramPlans planProgram(const Host& h) {
         if (plan.distParamIndices.empty()) continue;
         plan.function = fn;
         plan.originalParamCount = params.size();
-        UniqueNamer used;
+        UniqueNamer used(plans.bodyNames.back());
         for (pto_node p : params) used.use(h.name(p));
-        for (const std::string& name : plans.bodyNames.back()) used.use(name);
         for (size_t p : plan.distParamIndices) {
             std::string name = used.make(std::string(autoNameBase(h.name(params[p]))) + "_ctx");
             pto_node ctx = h.createVar(name, commCtx, params[p]);

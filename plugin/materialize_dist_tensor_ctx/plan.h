@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "naming.h"
 #include "support/host.h"
 
 namespace ptoplug::mdtc {
@@ -31,7 +32,7 @@ struct Plan {
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
     std::vector<pto_node> functions;
-    std::vector<std::unordered_set<std::string>> bodyNames;  ///< §3.5, per function, of the input bodies
+    std::vector<NameSet> bodyNames;  ///< §3.5, per function, of the input bodies
     std::unordered_map<std::string, Plan> byName;
     const Plan* find(std::string_view name) const;
 };
@@ -42,7 +43,7 @@ bool isDist(const Host& h, pto_node n);
 bool isHostOrchestration(const Host& h, pto_node function);
 
 /// The name_hints of §3.5 (assigned vars and every Var the standard walk reaches) in `body`.
-std::unordered_set<std::string> bodyNameSet(const Host& h, pto_node body);
+NameSet bodyNameSet(const Host& h, pto_node body);
 
 /// §4.3 on the function as it is now.
 std::vector<std::optional<size_t>> explicitReturnedParamIndices(const Host& h, pto_node function);

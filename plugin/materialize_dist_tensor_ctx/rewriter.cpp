@@ -10,17 +10,17 @@ bool isScope(pto_node_kind k) { return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= 
 }  // namespace
 
 FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver,
-                                   pto_node function, const std::unordered_set<std::string>& bodyNames)
+                                   pto_node function, NameSet bodyNames)
     : h_(h),
       plans_(plans),
       resolver_(resolver),
       function_(function),
       functionName_(h.name(function)),
       hostOrch_(isHostOrchestration(h, function)),
+      names_(std::move(bodyNames)),
       commCtxType_(h.singletonType(PTO_TYPE_COMM_CTX)) {
     // §5.1: every param of the extended function, and the input body's names.
     for (pto_node p : h.children(function, PTO_FIELD_PARAMS)) names_.use(h.name(p));
-    for (const std::string& n : bodyNames) names_.use(n);
 }
 
 void FunctionRewriter::run() {

@@ -16,7 +16,7 @@ class FunctionRewriter {
 public:
     /// `bodyNames`: the §3.5 names of the function's input body.
     FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver, pto_node function,
-                     const std::unordered_set<std::string>& bodyNames);
+                     NameSet bodyNames);
 
     void run();
 

@@ -122,6 +122,7 @@ public:
 
     /// Calls `f(node)` for every node held by Var/VarList/Expr-valued attributes of `call`, in order.
     void forEachAttrNode(pto_node call, const std::function<void(pto_node)>& f) const {
+        if (count(call, PTO_FIELD_ATTRS) == 0) return;  // absent or empty: the common case, one call
         pto_value attrs{};
         if (api_->node_field(ctx_, call, PTO_FIELD_ATTRS, &attrs) != PTO_OK) return;
         pto_value_kind k{};
