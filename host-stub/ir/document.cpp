@@ -1,6 +1,7 @@
 #include "ir/document.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace ptoplug::ir {
@@ -8,6 +9,18 @@ namespace ptoplug::ir {
 KeyTable::KeyTable(Arena& arena) : arena_(arena) {
     names_.reserve(K::kCount + 32);
     for (std::string_view n : kKnownNames) intern(n);
+}
+
+const uint16_t* KeyTable::knownRank() {
+    static const auto ranks = [] {
+        std::array<uint16_t, K::kCount> order{};
+        std::array<uint16_t, K::kCount> rank{};
+        for (uint16_t i = 0; i < K::kCount; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [](uint16_t a, uint16_t b) { return kKnownNames[a] < kKnownNames[b]; });
+        for (uint16_t r = 0; r < K::kCount; ++r) rank[order[r]] = r;
+        return rank;
+    }();
+    return ranks.data();
 }
 
 uint32_t KeyTable::intern(std::string_view name) {

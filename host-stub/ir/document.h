@@ -198,10 +198,15 @@ public:
     explicit KeyTable(Arena& arena);
     uint32_t intern(std::string_view name);
     std::string_view name(uint32_t id) const { return names_[id]; }
-    /// Key ids compare in the byte order of their names (the canonical key order).
-    bool less(uint32_t a, uint32_t b) const { return names_[a] < names_[b]; }
+    /// Key ids compare in the byte order of their names (the canonical key order). Known names
+    /// compare by a precomputed rank: maps are sorted on every read and write, so this is hot.
+    bool less(uint32_t a, uint32_t b) const {
+        if (a < K::kCount && b < K::kCount) return knownRank()[a] < knownRank()[b];
+        return names_[a] < names_[b];
+    }
 
 private:
+    static const uint16_t* knownRank();
     Arena& arena_;
     std::vector<std::string_view> names_;
     std::unordered_map<std::string_view, uint32_t> ids_;
