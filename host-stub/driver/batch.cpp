@@ -2,6 +2,7 @@
 
 #include <glob.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,12 +25,86 @@ ir::IrError usage(const std::string& file, std::string message, std::string hint
     return e;
 }
 
-struct Child {
-    pid_t pid;
-    int fd;
-    size_t item;
-    std::string messages;
+// A worker process: takes item indices on `toWorker`, answers each with a frame on `fromWorker`.
+struct Worker {
+    pid_t pid = -1;
+    int toWorker = -1;
+    int fromWorker = -1;
+    long item = -1;  ///< the item in progress, or -1 when idle
+    std::string buffer;
 };
+
+bool writeAll(int fd, const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+bool readAll(int fd, void* data, size_t size) {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+        ssize_t n = read(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// The worker's loop: one file at a time until the parent closes the pipe. Frame: item, exit code,
+// message length, message.
+[[noreturn]] void workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+                             int in, int out) {
+    uint32_t index = 0;
+    while (readAll(in, &index, sizeof index)) {
+        FileReport report = processFile(pipeline, items[index].input, items[index].output, options);
+        uint32_t header[3] = {index, static_cast<uint32_t>(report.exitCode),
+                              static_cast<uint32_t>(report.messages.size())};
+        if (!writeAll(out, header, sizeof header) || !writeAll(out, report.messages.data(), report.messages.size()))
+            _exit(kExitInternal);
+    }
+    _exit(0);
+}
+
+bool spawn(Worker& w, const std::vector<Worker>& others, const Pipeline& pipeline, const std::vector<BatchItem>& items,
+           const FileOptions& options) {
+    int down[2], up[2];
+    if (pipe(down) != 0) return false;
+    if (pipe(up) != 0) {
+        close(down[0]);
+        close(down[1]);
+        return false;
+    }
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(down[1]);
+        close(up[0]);
+        // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
+        for (const Worker& other : others)
+            if (&other != &w && other.pid > 0) {
+                close(other.toWorker);
+                close(other.fromWorker);
+            }
+        workerMain(pipeline, items, options, down[0], up[1]);
+    }
+    close(down[0]);
+    close(up[1]);
+    if (pid < 0) {
+        close(down[1]);
+        close(up[0]);
+        return false;
+    }
+    w = Worker{pid, down[1], up[0], -1, {}};
+    return true;
+}
 
 // Removes temporary files a crashed child may have left beside its output.
 void removeTemporaries(const std::string& output) {
@@ -79,77 +154,95 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
     return items;
 }
 
+// Workers are long-lived (a fork per worker, not per file); a worker that dies takes only the file it
+// was processing with it, is reported for that file, and is replaced.
 int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int jobs, const FileOptions& options) {
     for (const BatchItem& item : items) {
         std::error_code ec;
         fs::create_directories(fs::path(item.output).parent_path(), ec);
     }
+    signal(SIGPIPE, SIG_IGN);
     bool progress = isatty(STDERR_FILENO);
-    std::vector<Child> running;
     size_t next = 0, done = 0, failed = 0;
     int worst = kExitOk;
-    std::fflush(nullptr);
-    auto finish = [&](Child& c, int status) {
-        int code = kExitInternal;
-        if (WIFEXITED(status)) {
-            code = WEXITSTATUS(status);
-        } else if (WIFSIGNALED(status)) {
-            int sig = WTERMSIG(status);
-            c.messages += items[c.item].input + ": error: crashed with signal " + std::to_string(sig) + " (" +
-                          strsignal(sig) + ") while processing this file; no output was written\n";
-            removeTemporaries(items[c.item].output);
-        }
+    auto finish = [&](size_t item, int code, const std::string& messages) {
         ++done;
         if (code != kExitOk) {
             ++failed;
             worst = std::max(worst, code);
         }
         if (progress) std::fputs("\r\033[K", stderr);
-        std::fputs(c.messages.c_str(), stderr);
+        std::fputs(messages.c_str(), stderr);
         if (progress) std::fprintf(stderr, "[%zu/%zu] %zu failed", done, items.size(), failed);
+        (void)item;
     };
-    while (next < items.size() || !running.empty()) {
-        while (next < items.size() && static_cast<int>(running.size()) < jobs) {
-            int fds[2];
-            if (pipe(fds) != 0) return kExitInternal;
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(fds[0]);
-                FileReport report = processFile(pipeline, items[next].input, items[next].output, options);
-                const char* p = report.messages.data();
-                size_t left = report.messages.size();
-                while (left > 0) {
-                    ssize_t n = write(fds[1], p, left);
-                    if (n <= 0) break;
-                    p += n;
-                    left -= static_cast<size_t>(n);
-                }
-                _exit(report.exitCode);
-            }
-            close(fds[1]);
-            if (pid < 0) {
-                close(fds[0]);
-                return kExitInternal;
-            }
-            running.push_back(Child{pid, fds[0], next++, {}});
-        }
+    std::vector<Worker> workers(static_cast<size_t>(std::min<size_t>(static_cast<size_t>(jobs), items.size())));
+    for (Worker& w : workers)
+        if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
+    auto assign = [&](Worker& w) {
+        if (next >= items.size()) return;
+        auto index = static_cast<uint32_t>(next);
+        if (writeAll(w.toWorker, &index, sizeof index)) w.item = static_cast<long>(next++);
+    };
+    for (Worker& w : workers) assign(w);
+    while (done < items.size()) {
         std::vector<pollfd> polls;
-        for (const Child& c : running) polls.push_back(pollfd{c.fd, POLLIN, 0});
+        std::vector<Worker*> busy;
+        for (Worker& w : workers)
+            if (w.item >= 0) {
+                polls.push_back(pollfd{w.fromWorker, POLLIN, 0});
+                busy.push_back(&w);
+            }
+        if (polls.empty()) return kExitInternal;
         if (poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR) return kExitInternal;
-        for (size_t i = running.size(); i-- > 0;) {
+        for (size_t i = 0; i < polls.size(); ++i) {
             if (!polls[i].revents) continue;
-            char buffer[4096];
-            ssize_t n = read(running[i].fd, buffer, sizeof buffer);
+            Worker& w = *busy[i];
+            char chunk[4096];
+            ssize_t n = read(w.fromWorker, chunk, sizeof chunk);
             if (n > 0) {
-                running[i].messages.append(buffer, static_cast<size_t>(n));
+                w.buffer.append(chunk, static_cast<size_t>(n));
+                uint32_t header[3];
+                if (w.buffer.size() < sizeof header) continue;
+                std::memcpy(header, w.buffer.data(), sizeof header);
+                if (w.buffer.size() < sizeof header + header[2]) continue;
+                finish(header[0], static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
+                w.buffer.erase(0, sizeof header + header[2]);
+                w.item = -1;
+                assign(w);
                 continue;
             }
-            close(running[i].fd);
+            // The worker died while processing its file: report that file and replace the worker.
+            close(w.fromWorker);
+            close(w.toWorker);
             int status = 0;
-            waitpid(running[i].pid, &status, 0);
-            finish(running[i], status);
-            running.erase(running.begin() + static_cast<long>(i));
+            waitpid(w.pid, &status, 0);
+            w.pid = w.toWorker = w.fromWorker = -1;
+            auto item = static_cast<size_t>(w.item);
+            std::string messages = items[item].input + ": error: ";
+            if (WIFSIGNALED(status)) {
+                int sig = WTERMSIG(status);
+                messages += "crashed with signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+            } else {
+                messages +=
+                    "the worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            }
+            messages += " while processing this file; no output was written\n";
+            removeTemporaries(items[item].output);
+            finish(item, kExitInternal, messages);
+            w.item = -1;
+            if (next < items.size()) {
+                if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
+                assign(w);
+            }
         }
+    }
+    for (Worker& w : workers) {
+        if (w.pid < 0) continue;
+        close(w.toWorker);
+        close(w.fromWorker);
+        int status = 0;
+        waitpid(w.pid, &status, 0);
     }
     if (progress) std::fputs("\r\033[K", stderr);
     std::fprintf(stderr, "pto-host batch: %zu files, %zu ok, %zu failed\n", items.size(), items.size() - failed,

@@ -1,5 +1,5 @@
-// Many programs at once: each file in its own child process, so that an error or even a plugin crash
-// on one file is reported and every other file completes.
+// Many programs at once, in worker processes, so that an error or even a plugin crash on one file is
+// reported and every other file completes.
 #pragma once
 
 #include <string>
