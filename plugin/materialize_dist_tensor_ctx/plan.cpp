@@ -5,7 +5,7 @@
 namespace ptoplug::mdtc {
 
 const Plan* ProgramPlans::find(std::string_view name) const {
-    auto it = byName.find(std::string(name));
+    auto it = byName.find(name);
     return it == byName.end() ? nullptr : &it->second;
 }
 

@@ -29,11 +29,17 @@ struct Plan {
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
 };
 
+/// Hashes std::string and std::string_view alike, so lookups by a borrowed name allocate nothing.
+struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
     std::vector<pto_node> functions;
     std::vector<NameSet> bodyNames;  ///< §3.5, per function, of the input bodies
-    std::unordered_map<std::string, Plan> byName;
+    std::unordered_map<std::string, Plan, NameHash, std::equal_to<>> byName;
     const Plan* find(std::string_view name) const;
 };
 
