@@ -17,14 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ir::IrError usage(const std::string& file, std::string message, std::string hint) {
-    ir::IrError e;
-    e.file = file;
-    e.message = std::move(message);
-    e.hint = std::move(hint);
-    return e;
-}
-
 // A worker process: takes item indices on `toWorker`, answers each with a frame on `fromWorker`.
 struct Worker {
     pid_t pid = -1;
@@ -141,15 +133,15 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
         } else if (fs::is_regular_file(arg, ec)) {
             add(arg, fs::path(arg).filename());
         } else {
-            return usage(arg, "no such input file or directory", "check the path");
+            return ir::fileError(arg, "no such input file or directory", "check the path");
         }
     }
     std::map<std::string, std::string> outputs;
     for (const BatchItem& item : items) {
         auto [it, fresh] = outputs.emplace(fs::weakly_canonical(item.output).string(), item.input);
         if (!fresh)
-            return usage(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
-                         "give inputs distinct names, or pass their common directory instead");
+            return ir::fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
+                                 "give inputs distinct names, or pass their common directory instead");
     }
     return items;
 }

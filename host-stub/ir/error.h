@@ -22,6 +22,15 @@ struct IrError {
     std::string format() const;
 };
 
+/// An error about a whole file (no place inside it): what is wrong and what to do.
+inline IrError fileError(std::string file, std::string message, std::string hint) {
+    IrError e;
+    e.file = std::move(file);
+    e.message = std::move(message);
+    e.hint = std::move(hint);
+    return e;
+}
+
 /// A value or an IrError. Small on purpose: the host never throws across its own layers.
 template <class T>
 class Expected {

@@ -31,14 +31,6 @@ void setLineColumn(IrError& err, std::string_view bytes) {
     err.column = static_cast<int64_t>(end - lineStart) + 1;
 }
 
-IrError fileError(const std::string& name, std::string message, std::string hint) {
-    IrError e;
-    e.file = name;
-    e.message = std::move(message);
-    e.hint = std::move(hint);
-    return e;
-}
-
 }  // namespace
 
 Expected<Format> detectFormat(std::string_view bytes) {

@@ -10,14 +10,6 @@
 namespace ptoplug::host {
 namespace {
 
-ir::IrError pipelineError(const std::string& file, std::string message, std::string hint) {
-    ir::IrError e;
-    e.file = file;
-    e.message = std::move(message);
-    e.hint = std::move(hint);
-    return e;
-}
-
 // SHA-256 of a file with OpenSSL's EVP interface; empty on read failure.
 std::string sha256Of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -72,10 +64,10 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     if (m.sha256) {
         std::string actual = sha256Of(m.library);
         if (actual.empty())
-            return pipelineError(manifestPath, "cannot read plugin library " + m.library,
+            return ir::fileError(manifestPath, "cannot read plugin library " + m.library,
                                  "the library path is relative to the manifest's folder");
         if (actual != *m.sha256)
-            return pipelineError(manifestPath,
+            return ir::fileError(manifestPath,
                                  "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
                                  "the library changed since the manifest was written: " + hint);
     }
@@ -86,7 +78,7 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     }
     const pto_plugin_desc& d = (*loaded)->descriptor();
     auto mismatch = [&](const std::string& what, const std::string& manifestSide, const std::string& pluginSide) {
-        return pipelineError(manifestPath,
+        return ir::fileError(manifestPath,
                              "manifest and plugin disagree on " + what + ": manifest says " + manifestSide + ", " +
                                  m.library + " says " + pluginSide,
                              hint);
@@ -163,14 +155,14 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
                 if (!*anchor) continue;
                 *index = find(**anchor);
                 if (*index < 0)
-                    return pipelineError(plugin.manifest.path,
+                    return ir::fileError(plugin.manifest.path,
                                          who + " is placed relative to '" + (*anchor)->pass + "' occurrence " +
                                              std::to_string((*anchor)->occurrence) +
                                              ", which the pipeline does not have",
                                          placementHint);
             }
             if (after >= before)
-                return pipelineError(plugin.manifest.path,
+                return ir::fileError(plugin.manifest.path,
                                      who + " must run after " + stageName(pipeline->stages[after]) + " and before " +
                                          stageName(pipeline->stages[before]) + ", but that stage comes first",
                                      placementHint);
@@ -188,12 +180,12 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
             if (existing >= 0) {
                 Stage& s = pipeline->stages[static_cast<size_t>(existing)];
                 if (s.plugin)
-                    return pipelineError(plugin.manifest.path,
+                    return ir::fileError(plugin.manifest.path,
                                          who + " conflicts with plugin " + s.plugin->manifest.name + " (" +
                                              s.plugin->manifest.path + "), which already provides it",
                                          "load only one of the two plugins");
                 if (existing <= after || existing >= before)
-                    return pipelineError(
+                    return ir::fileError(
                         plugin.manifest.path,
                         who + " replaces the stage at position " + std::to_string(existing) + ", outside its placement",
                         placementHint);
@@ -214,7 +206,7 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
             if (available.count(r)) continue;
             std::string why = invalidatedBy.count(r) ? "stage " + invalidatedBy[r] + " invalidates it"
                                                      : "no earlier stage produces it";
-            return pipelineError(s.plugin ? s.plugin->manifest.path : std::string("<default pipeline>"),
+            return ir::fileError(s.plugin ? s.plugin->manifest.path : std::string("<default pipeline>"),
                                  "stage " + stageName(s) + " requires IR property " + r + ", but " + why,
                                  "place the pass after a stage that produces " + r);
         }

@@ -8,14 +8,6 @@
 namespace ptoplug::host {
 namespace {
 
-ir::IrError loadError(const std::string& path, std::string message, std::string hint) {
-    ir::IrError e;
-    e.file = path;
-    e.message = std::move(message);
-    e.hint = std::move(hint);
-    return e;
-}
-
 std::string range(uint32_t major, uint32_t minMinor, uint32_t maxMinor) {
     return std::to_string(major) + "." + std::to_string(minMinor) + ".." + std::to_string(major) + "." +
            std::to_string(maxMinor);
@@ -81,9 +73,9 @@ ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, 
     void* handle = dlopen(explicitPath.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* err = dlerror();
-        return loadError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
-                         "check that the file exists, is a shared object for this machine, and that its "
-                         "dependencies resolve (ldd)");
+        return ir::fileError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
+                             "check that the file exists, is a shared object for this machine, and that its "
+                             "dependencies resolve (ldd)");
     }
     std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
     plugin->handle_ = handle;
@@ -91,25 +83,25 @@ ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, 
     dlerror();
     void* sym = dlsym(handle, PTO_PLUGIN_ENTRY_NAME);
     if (!sym)
-        return loadError(
+        return ir::fileError(
             path, "plugin has no entry symbol '" PTO_PLUGIN_ENTRY_NAME "'",
             "export it with C linkage: extern \"C\" PTO_PLUGIN_EXPORT const pto_plugin_desc* " PTO_PLUGIN_ENTRY_NAME
             "(uint32_t, uint32_t)");
     auto entry = reinterpret_cast<pto_plugin_entry_fn>(sym);
     const pto_plugin_desc* desc = entry(hostMajor, hostMinor);
-    if (!desc) return loadError(path, "the entry point returned no descriptor", "return a static pto_plugin_desc");
+    if (!desc) return ir::fileError(path, "the entry point returned no descriptor", "return a static pto_plugin_desc");
     if (desc->struct_size < offsetof(pto_plugin_desc, name))
-        return loadError(path, "descriptor struct_size " + std::to_string(desc->struct_size) + " is too small",
-                         "set struct_size = sizeof(pto_plugin_desc)");
+        return ir::fileError(path, "descriptor struct_size " + std::to_string(desc->struct_size) + " is too small",
+                             "set struct_size = sizeof(pto_plugin_desc)");
     if (desc->abi_major != hostMajor || desc->abi_minor_min > desc->abi_minor_max || hostMinor < desc->abi_minor_min)
-        return loadError(path,
-                         "ABI mismatch: the plugin supports " +
-                             range(desc->abi_major, desc->abi_minor_min, desc->abi_minor_max) +
-                             ", this host provides " + range(hostMajor, 0, hostMinor),
-                         desc->abi_major != hostMajor ? "rebuild the plugin against this host's ABI major version"
-                                                      : "use a newer host, or rebuild the plugin for an older minor");
+        return ir::fileError(
+            path,
+            "ABI mismatch: the plugin supports " + range(desc->abi_major, desc->abi_minor_min, desc->abi_minor_max) +
+                ", this host provides " + range(hostMajor, 0, hostMinor),
+            desc->abi_major != hostMajor ? "rebuild the plugin against this host's ABI major version"
+                                         : "use a newer host, or rebuild the plugin for an older minor");
     if (std::string rule = checkDescriptor(*desc); !rule.empty())
-        return loadError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
+        return ir::fileError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
     plugin->desc_ = desc;
     plugin->minor_ = std::min(hostMinor, desc->abi_minor_max);
     return plugin;
