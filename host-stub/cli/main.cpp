@@ -162,6 +162,12 @@ int main(int argc, char** argv) {
     }
 
     if (*run) {
+        size_t skipped = 0;
+        for (const host::Stage& s : (*pipeline)->stages) skipped += s.plugin ? 0 : 1;
+        if (skipped)
+            std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
+                      << " pipeline stages are not implemented by the stub host and are skipped (pto-host pipeline "
+                         "lists them)\n";
         host::FileReport report = host::processFile(**pipeline, input, output, fileOptions);
         std::cerr << report.messages;
         return report.exitCode;

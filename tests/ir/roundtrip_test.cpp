@@ -87,3 +87,39 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, RoundTrip, ::testing::ValuesIn(test::allFixtu
 
 }  // namespace
 }  // namespace ptoplug::ir
+
+namespace ptoplug::ir {
+namespace {
+
+// IR_FORMAT §11.5: a node met only under a field pypto never reads (a MakeTuple's type) goes in full
+// at its first occurrence in emit order; a node read later than a reference to it moves to the read
+// position (here: a Var first used in a WhileStmt condition, which pypto reads before iter_args).
+TEST(Placement, UnreadFieldsAndReadOrder) {
+    const std::string json =
+        R"({"fields":{"elements":[],"span":{"begin_column":-1,"begin_line":-1,"end_column":-1,"end_line":-1,"filename":""},)"
+        R"("type":{"type_kind":"TupleType","types":[{"dtype":52,"shape":[{"fields":{"type":{"dtype":21,"type_kind":"ScalarType"},"value":4},"id":1,"type":"ConstInt"}],"type_kind":"TensorType"}]}},"id":0,"type":"MakeTuple"})"
+        "\n";
+    auto doc = readDocument(json, Format::Auto, "t.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(*out, json);
+
+    // While: emit order iter_args, condition; read order condition, iter_args.
+    const std::string loop =
+        R"({"fields":{"body":{"fields":{"leading_comments":[],"value":[{"ref":1}]},"id":3,"type":"YieldStmt"},)"
+        R"("condition":{"ref":1},"iter_args":[{"fields":{"initValue":{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":0},"id":2,"type":"ConstInt"},)"
+        R"("name_hint":"i","type":{"dtype":19,"type_kind":"ScalarType"}},"id":1,"type":"IterArg"}],"leading_comments":[],"return_vars":[]},"id":0,"type":"WhileStmt"})"
+        "\n";
+    auto w = readDocument(loop, Format::Auto, "w.json");
+    ASSERT_TRUE(w.ok()) << w.error().format();
+    auto written = writeToString(**w, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(written.ok());
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(loop).empty(), false);  // pypto's own placement
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(*written), "");
+    EXPECT_NE(written->find(R"("condition":{"fields")"), std::string::npos) << *written;
+    EXPECT_NE(written->find(R"("iter_args":[{"ref":1}])"), std::string::npos) << *written;
+}
+
+}  // namespace
+}  // namespace ptoplug::ir

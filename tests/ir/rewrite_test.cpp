@@ -1,0 +1,103 @@
+// The rewriting primitives the ABI's rewriter is made of, on whole printed programs.
+#include <gtest/gtest.h>
+
+#include "ir/printer.h"
+#include "ir/rewrite.h"
+#include "support/ir_builder.h"
+
+namespace ptoplug::ir {
+namespace {
+
+std::string body(const Document& doc) {
+    std::string text = printProgram(doc);
+    return text.substr(text.find("class T:\n") + 9);
+}
+
+TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
+    Document doc;
+    test::IrBuilder b(doc);
+    Node* x = b.var("x", b.scalar());
+    Node* y = b.var("y", b.scalar());
+    Node* i = b.var("i", b.scalar(21));
+    Node* first = b.assign(x, b.constInt(1, 19));
+    Node* lone = b.assign(y, b.constInt(2, 19));
+    Node* loop = b.forLoop(i, 3, {}, lone, {});
+    Node* seq = b.seq({first, loop, b.ret()});
+    b.program({b.function("f", 2, {}, seq)});
+
+    PendingInserts inserts;
+    auto assignOf = [&](const char* name, int64_t v) {
+        return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
+                          makeUnknownSpan(doc));
+    };
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 1}, {assignOf("a", 10), assignOf("b", 11)}));
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 0}, {assignOf("c", 12)}));
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{loop, K::body, 0}, {assignOf("d", 13)}));
+    EXPECT_TRUE(inserts.insertBefore(doc, Slot{seq, K::stmts, 9}, {assignOf("e", 14)}).has_value());
+    inserts.apply(doc);
+    EXPECT_EQ(body(doc),
+              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+              "    def f():\n"
+              "        c: pl.Scalar[pl.INT32] = pl.const(12, pl.INT32)\n"
+              "        x: pl.Scalar[pl.INT32] = pl.const(1, pl.INT32)\n"
+              "        a: pl.Scalar[pl.INT32] = pl.const(10, pl.INT32)\n"
+              "        b: pl.Scalar[pl.INT32] = pl.const(11, pl.INT32)\n"
+              "        for i in pl.range(3):\n"
+              "            d: pl.Scalar[pl.INT32] = pl.const(13, pl.INT32)\n"
+              "            y: pl.Scalar[pl.INT32] = pl.const(2, pl.INT32)\n"
+              "        return\n");
+    // The wrapped body is a new SeqStmts spanning the statement it wraps.
+    const Value* wrapped = loop->field(K::body);
+    ASSERT_TRUE(wrapped->isNode());
+    EXPECT_EQ(wrapped->n->type, K::SeqStmts);
+    EXPECT_EQ(wrapped->n->field(K::span)->sp, lone->field(K::span)->sp);
+}
+
+TEST(Rewrite, ParamsArgsAndArgDirections) {
+    Document doc;
+    test::IrBuilder b(doc);
+    Node* p = b.var("p", b.tensor({4}));
+    Node* callee = b.function("callee", 2, {p}, b.ret());
+    Node* data = b.var("data", b.tensor({4}));
+    Node* withDirs = b.call("callee", {data}, b.tuple({}), {0});
+    Node* without = b.call("callee", {data}, b.tuple({}), {}, false);
+    Node* main = b.function("main", 1, {data}, b.seq({b.eval(withDirs), b.eval(without), b.ret()}));
+    b.program({callee, main});
+    Node* ctx = makeVar(doc, "ctx", makeSingletonType(doc, "CommCtxType"), makeUnknownSpan(doc));
+    Node* fn = b.function("g", 2, {b.var("q", b.scalar())}, b.ret(), {2});
+    ASSERT_FALSE(appendParam(doc, fn, ctx, kParamIn));
+    EXPECT_EQ(fn->field(K::param_directions)->a->size, 2u);
+    EXPECT_EQ(fn->field(K::param_directions)->a->items[0].u, 2u);
+    EXPECT_EQ(fn->field(K::param_directions)->a->items[1].u, 0u);
+    EXPECT_TRUE(appendParam(doc, withDirs, ctx, kParamIn).has_value());  // not a Function
+
+    bool present = false;
+    ASSERT_FALSE(appendArg(doc, withDirs, ctx));
+    ASSERT_FALSE(extendArgDirections(doc, withDirs, {kArgScalar}, &present));
+    EXPECT_TRUE(present);
+    ASSERT_FALSE(appendArg(doc, without, ctx));
+    ASSERT_FALSE(extendArgDirections(doc, without, {kArgScalar}, &present));
+    EXPECT_FALSE(present);
+    std::string text = body(doc);
+    EXPECT_NE(text.find("        self.callee(data, ctx, attrs={\"arg_directions\": [pl.adir.input, pl.adir.scalar]})\n"
+                        "        self.callee(data, ctx)\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(Rewrite, ReplaceAtReplacesOneOccurrence) {
+    Document doc;
+    test::IrBuilder b(doc);
+    Node* x = b.var("x", b.scalar());
+    Node* y = b.var("y", b.scalar());
+    Node* r1 = b.ret({x});
+    Node* r2 = b.ret({x});
+    b.program({b.function("f", 2, {x, y}, b.seq({b.eval(x), r1, r2}))});
+    ASSERT_FALSE(replaceAt(doc, Slot{r1, K::value, 0}, y));
+    EXPECT_TRUE(replaceAt(doc, Slot{r1, K::value, 5}, y).has_value());
+    std::string text = body(doc);
+    EXPECT_NE(text.find("        x\n        return y\n        return x\n"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace ptoplug::ir
