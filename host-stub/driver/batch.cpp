@@ -136,9 +136,14 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
             return ir::fileError(arg, "no such input file or directory", "check the path");
         }
     }
+    // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
+    // syscalls in the parent, which would serialize the workers.
     std::map<std::string, std::string> outputs;
+    const fs::path cwd = fs::current_path();
     for (const BatchItem& item : items) {
-        auto [it, fresh] = outputs.emplace(fs::weakly_canonical(item.output).string(), item.input);
+        fs::path out(item.output);
+        auto [it, fresh] =
+            outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
         if (!fresh)
             return ir::fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
                                  "give inputs distinct names, or pass their common directory instead");
@@ -149,9 +154,11 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
 // Workers are long-lived (a fork per worker, not per file); a worker that dies takes only the file it
 // was processing with it, is reported for that file, and is replaced.
 int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int jobs, const FileOptions& options) {
-    for (const BatchItem& item : items) {
+    std::set<fs::path> dirs;
+    for (const BatchItem& item : items) dirs.insert(fs::path(item.output).parent_path());
+    for (const fs::path& dir : dirs) {
         std::error_code ec;
-        fs::create_directories(fs::path(item.output).parent_path(), ec);
+        fs::create_directories(dir, ec);
     }
     signal(SIGPIPE, SIG_IGN);
     bool progress = isatty(STDERR_FILENO);
