@@ -104,8 +104,10 @@ typedef struct pto_host_api {
     pto_status (*node_span)(pto_run_context* ctx, pto_node node, pto_span* out);
     /** The kind of the node's `type` field; PTO_TYPE_NONE if it has none (statements, functions). */
     pto_status (*node_type_kind)(pto_run_context* ctx, pto_node node, pto_type_kind* out);
-    /** Number of nodes in `field`: a list's length, or 1/0 for a single node field holding a
-     *  node/nil. PTO_ERR_NOT_FOUND if the node has no such field, WRONG_KIND if it holds no nodes. */
+    /** Size of `field`: a list's length (its elements are nodes for node lists, which node_child
+     *  returns; other lists, such as attrs, are read with node_field), or 1/0 for a single node field
+     *  holding a node/nil. PTO_ERR_NOT_FOUND if the node has no such field, WRONG_KIND if it holds
+     *  neither a list nor a node. */
     pto_status (*node_child_count)(pto_run_context* ctx, pto_node node, uint32_t field, size_t* out);
     /** Node `index` of `field` (index 0 for a single node field). */
     pto_status (*node_child)(pto_run_context* ctx, pto_node node, uint32_t field, size_t index, pto_node* out);
