@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -22,7 +23,7 @@ struct Worker {
     pid_t pid = -1;
     int toWorker = -1;
     int fromWorker = -1;
-    long item = -1;  ///< the item in progress, or -1 when idle
+    std::deque<size_t> queue;  ///< items sent and not yet answered, in order; the front is in progress
     std::string buffer;
 };
 
@@ -94,7 +95,7 @@ bool spawn(Worker& w, const std::vector<Worker>& others, const Pipeline& pipelin
         close(up[0]);
         return false;
     }
-    w = Worker{pid, down[1], up[0], -1, {}};
+    w = Worker{pid, down[1], up[0], {}, {}};
     return true;
 }
 
@@ -162,7 +163,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int 
     }
     signal(SIGPIPE, SIG_IGN);
     bool progress = isatty(STDERR_FILENO);
-    size_t next = 0, done = 0, failed = 0;
+    size_t done = 0, failed = 0;
     int worst = kExitOk;
     auto finish = [&](size_t item, int code, const std::string& messages) {
         ++done;
@@ -178,17 +179,24 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int 
     std::vector<Worker> workers(static_cast<size_t>(std::min<size_t>(static_cast<size_t>(jobs), items.size())));
     for (Worker& w : workers)
         if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
+    // Two items in flight per worker, so that a worker never idles while the parent answers.
+    constexpr size_t kDepth = 2;
+    std::deque<size_t> pending;
+    for (size_t i = 0; i < items.size(); ++i) pending.push_back(i);
     auto assign = [&](Worker& w) {
-        if (next >= items.size()) return;
-        auto index = static_cast<uint32_t>(next);
-        if (writeAll(w.toWorker, &index, sizeof index)) w.item = static_cast<long>(next++);
+        while (w.queue.size() < kDepth && !pending.empty()) {
+            auto index = static_cast<uint32_t>(pending.front());
+            if (!writeAll(w.toWorker, &index, sizeof index)) return;
+            w.queue.push_back(pending.front());
+            pending.pop_front();
+        }
     };
     for (Worker& w : workers) assign(w);
     while (done < items.size()) {
         std::vector<pollfd> polls;
         std::vector<Worker*> busy;
         for (Worker& w : workers)
-            if (w.item >= 0) {
+            if (!w.queue.empty()) {
                 polls.push_back(pollfd{w.fromWorker, POLLIN, 0});
                 busy.push_back(&w);
             }
@@ -202,22 +210,28 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int 
             if (n > 0) {
                 w.buffer.append(chunk, static_cast<size_t>(n));
                 uint32_t header[3];
-                if (w.buffer.size() < sizeof header) continue;
-                std::memcpy(header, w.buffer.data(), sizeof header);
-                if (w.buffer.size() < sizeof header + header[2]) continue;
-                finish(header[0], static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
-                w.buffer.erase(0, sizeof header + header[2]);
-                w.item = -1;
+                while (w.buffer.size() >= sizeof header) {
+                    std::memcpy(header, w.buffer.data(), sizeof header);
+                    if (w.buffer.size() < sizeof header + header[2]) break;
+                    finish(w.queue.front(), static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
+                    w.buffer.erase(0, sizeof header + header[2]);
+                    w.queue.pop_front();
+                }
                 assign(w);
                 continue;
             }
-            // The worker died while processing its file: report that file and replace the worker.
+            // The worker died while processing the front of its queue: report that file, give the
+            // files it had not started back, and replace the worker.
             close(w.fromWorker);
             close(w.toWorker);
             int status = 0;
             waitpid(w.pid, &status, 0);
             w.pid = w.toWorker = w.fromWorker = -1;
-            auto item = static_cast<size_t>(w.item);
+            size_t item = w.queue.front();
+            w.queue.pop_front();
+            pending.insert(pending.begin(), w.queue.begin(), w.queue.end());
+            w.queue.clear();
+            w.buffer.clear();
             std::string messages = items[item].input + ": error: ";
             if (WIFSIGNALED(status)) {
                 int sig = WTERMSIG(status);
@@ -229,8 +243,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int 
             messages += " while processing this file; no output was written\n";
             removeTemporaries(items[item].output);
             finish(item, kExitInternal, messages);
-            w.item = -1;
-            if (next < items.size()) {
+            if (!pending.empty()) {
                 if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
                 assign(w);
             }
