@@ -11,7 +11,7 @@
 #include "ir/writer.h"
 #include "program_generator.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     CLI::App app{"pto-gen: write a large realistic pypto program (for benchmarks)"};
     int n = 1000;
     std::string out;
@@ -35,4 +35,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+} catch (const std::exception& e) {
+    std::cerr << "pto-gen: internal error: " << e.what() << "\n";
+    return 1;
 }

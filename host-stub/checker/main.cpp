@@ -139,6 +139,7 @@ Outcome checkThreads(RunFn fn, const std::vector<std::string>& corpus) {
     }
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int i = 0; i < kThreads; ++i)
         threads.emplace_back([&, i] {
             if (!runOnce(fn, corpus[static_cast<size_t>(i) % corpus.size()], false, actual[i]).ok) ++failures;
@@ -161,7 +162,7 @@ std::vector<std::string> defaultCorpus() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     CLI::App app{"pto-plugin-check: ABI conformance checks for a ptoplug plugin"};
     std::string path;
     std::vector<std::string> corpus;
@@ -241,4 +242,9 @@ int main(int argc, char** argv) {
                        isolated([&] { return checkRun(verifier->run, file, true); }));
     }
     return report.finish();
+}
+// Nothing above should throw; if it does, it is a bug in the checker, reported as such.
+catch (const std::exception& e) {
+    std::fprintf(stderr, "pto-plugin-check: internal error: %s\n", e.what());
+    return 2;
 }

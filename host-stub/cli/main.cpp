@@ -41,7 +41,7 @@ ir::Format parseFormat(const std::string& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
     CLI::App app{"pto-host: run pass plugins over serialized pypto IR (MessagePack or JSON)"};
     app.set_version_flag("--version", std::string("pto-host 0.1.0 (ptoplug ABI ") + std::to_string(PTO_ABI_MAJOR) +
                                           "." + std::to_string(PTO_ABI_MINOR) + ")");
@@ -179,4 +179,9 @@ int main(int argc, char** argv) {
         return host::kExitUsage;
     }
     return host::runBatch(**pipeline, *items, jobs, fileOptions);
+}
+// Errors are values inside the host; an exception reaching here (e.g. out of memory) is an internal error.
+catch (const std::exception& e) {
+    std::cerr << "pto-host: internal error: " << e.what() << "\n";
+    return host::kExitInternal;
 }
