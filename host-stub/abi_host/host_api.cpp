@@ -71,6 +71,13 @@ uint32_t keyOf(uint32_t field) {
     return UINT32_MAX;
 }
 
+// The ABI field id of an interned key: its pto_field value if the ABI names it, else a dynamic id.
+uint32_t fieldIdOf(uint32_t key) {
+    for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
+        if (keyOf(f) == key) return f;
+    return kDynamicFieldBase + key;
+}
+
 // Runs `body`, turning any exception into a status (nothing may unwind into a plugin).
 template <class F>
 pto_status guarded(F&& body) {
@@ -349,13 +356,7 @@ pto_status nodeField(pto_run_context* ctx, pto_node node, uint32_t field, pto_va
 pto_status fieldFromName(pto_run_context* ctx, pto_string name, uint32_t* out) {
     PTO_REQUIRE(ctx && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        uint32_t key = ctx->doc.keys().intern(view(name));
-        for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
-            if (keyOf(f) == key) {
-                *out = f;
-                return PTO_OK;
-            }
-        *out = kDynamicFieldBase + key;
+        *out = fieldIdOf(ctx->doc.keys().intern(view(name)));
         return PTO_OK;
     });
 }
@@ -620,12 +621,6 @@ public:
     }
 
 private:
-    static uint32_t fieldIdOf(uint32_t key) {
-        for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
-            if (keyOf(f) == key) return f;
-        return kDynamicFieldBase + key;
-    }
-
     bool post(pto_node h, const pto_walk_position& pos) {
         return !cb_.post || cb_.post(ctx_, h, &pos, cb_.user_data) != PTO_WALK_STOP;
     }

@@ -24,8 +24,6 @@ bool isHostOrchestration(const Host& h, pto_node function) {
 
 namespace {
 
-bool isScope(pto_node_kind k) { return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= PTO_NODE_COMM_DOMAIN_SCOPE_STMT; }
-
 // The standard walk of §3.5, recording names.
 class NameCollector {
 public:

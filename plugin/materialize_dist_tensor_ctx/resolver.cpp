@@ -18,10 +18,6 @@ void internalError(const char* id, std::string message, pto_node node) {
                             "MaterializeDistTensorCtx: " + std::move(message), node};
 }
 
-namespace {
-bool isScope(pto_node_kind k) { return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= PTO_NODE_COMM_DOMAIN_SCOPE_STMT; }
-}  // namespace
-
 void Resolver::reset(const Plan* plan) {
     plan_ = plan;
     alias_.clear();

@@ -5,8 +5,6 @@ namespace {
 
 constexpr std::string_view kGetCommCtx = "pld.system.get_comm_ctx";
 
-bool isScope(pto_node_kind k) { return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= PTO_NODE_COMM_DOMAIN_SCOPE_STMT; }
-
 }  // namespace
 
 FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver,
