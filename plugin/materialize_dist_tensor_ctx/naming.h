@@ -14,23 +14,23 @@ namespace ptoplug::mdtc {
 /// The part of `name` before the first "__" (the whole name if there is none).
 std::string_view autoNameBase(std::string_view name);
 
-/// Names borrowed from the IR (valid for the run context), or owned by a UniqueNamer.
-using NameSet = std::unordered_set<std::string_view>;
-
-/// pypto's MakeUniqueName: `c` if unused, else the first of c_1, c_2, ... not used; the result is
-/// then used. pypto restarts at _1 for every name (quadratic for thousands of names of one base);
-/// this remembers where each candidate's search stopped, which gives the identical names because
-/// the used set only grows and suffixed names (ending in _<digits>) never equal a candidate
-/// (which ends in _ctx) unless they were already used.
+/// pypto's MakeUniqueName for context names: the candidate `base + "_ctx"` if unused, else the first
+/// of candidate_1, candidate_2, ... not used; the result is then used.
+///
+/// Only names that end in "_ctx" or "_ctx_<digits>" can ever equal a candidate, so `use` keeps only
+/// those: a body's thousands of other names cost a suffix test each instead of a hash insert.
+/// pypto restarts at _1 for every name (quadratic for thousands of names of one base); this
+/// remembers where each candidate's search stopped, which gives the identical names because the
+/// used set only grows and suffixed names never equal a candidate unless they were already used.
 class UniqueNamer {
 public:
-    explicit UniqueNamer(NameSet used = {}) : used_(std::move(used)) {}
-    void use(std::string_view name) { used_.insert(name); }
-    std::string make(const std::string& candidate);
+    /// `name` is borrowed: it must outlive the namer (names from the IR live for the run).
+    void use(std::string_view name);
+    std::string make(std::string_view base);
 
 private:
     bool take(std::string name);
-    NameSet used_;
+    std::unordered_set<std::string_view> used_;
     std::deque<std::string> owned_;  // names made here (a deque keeps the views in used_ valid)
     std::unordered_map<std::string, uint64_t> nextSuffix_;
 };

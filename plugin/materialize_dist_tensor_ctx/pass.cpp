@@ -10,19 +10,13 @@ void materializeDistTensorCtx(const Host& h) {
     ProgramPlans plans = planProgram(h);
     if (plans.byName.empty()) return;  // §2.2: the program is returned unchanged
 
-    // §3.4: every planned function gets its ctx params first, so calls see the extended callees.
-    for (pto_node fn : plans.functions)
-        if (const Plan* plan = plans.find(h.name(fn)))
-            for (pto_node ctx : plan->ctxParams) h.appendParam(fn, ctx, PTO_PARAM_IN);
-
     // §5: every function in program order; the pre-pass of a function runs just before its rewrite.
     Resolver resolver(h, plans);
-    for (size_t i = 0; i < plans.functions.size(); ++i) {
-        pto_node fn = plans.functions[i];
+    for (pto_node fn : plans.functions) {
         const Plan* plan = plans.find(h.name(fn));
         resolver.reset(plan);
         if (plan) resolver.prepass(h.child(fn, PTO_FIELD_BODY));
-        FunctionRewriter(h, plans, resolver, fn, std::move(plans.bodyNames[i])).run();
+        FunctionRewriter(h, plans, resolver, fn, plan).run();
     }
 }
 

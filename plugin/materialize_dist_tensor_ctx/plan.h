@@ -1,14 +1,13 @@
-// Plans (PASS_SPEC §3): which functions get ctx params, their names, and which return positions
-// return which parameter.
+// Plans (PASS_SPEC §3): which functions get ctx params and which return positions return which
+// parameter. The ctx params themselves are created when their function has been read (§3.3 names
+// depend on the whole body), so until then a context is known by its ordinal, a CtxId.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
-#include "naming.h"
 #include "support/host.h"
 
 namespace ptoplug::mdtc {
@@ -20,12 +19,15 @@ using plugin::NodeHash;
 template <class V>
 using NodeMap = std::unordered_map<pto_node, V, NodeHash, NodeEq>;
 
+/// A context of the function being rewritten: the ordinal of one of its ctx params (the order of
+/// Plan::distParamIndices), or, past those, of a context synthesized in its body.
+using CtxId = uint32_t;
+
 struct Plan {
     pto_node function{};
     size_t originalParamCount = 0;
     std::vector<size_t> distParamIndices;                     ///< ascending
-    std::vector<pto_node> ctxParams;                          ///< one per dist param, same order
-    NodeMap<pto_node> paramToCtx;                             ///< dist param -> its ctx param
+    NodeMap<CtxId> paramToCtx;                                ///< dist param -> its ctx param
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
 };
 
@@ -38,7 +40,6 @@ struct NameHash {
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
     std::vector<pto_node> functions;
-    std::vector<NameSet> bodyNames;  ///< §3.5, per function, of the input bodies
     std::unordered_map<std::string, Plan, NameHash, std::equal_to<>> byName;
     const Plan* find(std::string_view name) const;
 };
@@ -52,13 +53,10 @@ bool isDist(const Host& h, pto_node n);
 /// PASS_SPEC §7.
 bool isHostOrchestration(const Host& h, pto_node function);
 
-/// The name_hints of §3.5 (assigned vars and every Var the standard walk reaches) in `body`.
-NameSet bodyNameSet(const Host& h, pto_node body);
-
 /// §4.3 on the function as it is now.
 std::vector<std::optional<size_t>> explicitReturnedParamIndices(const Host& h, pto_node function);
 
-/// §3: plans every function with a dist param (creating its ctx Vars, not yet appended).
+/// §3: plans every function with a dist param.
 ProgramPlans planProgram(const Host& h);
 
 }  // namespace ptoplug::mdtc

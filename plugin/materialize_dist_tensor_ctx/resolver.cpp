@@ -26,7 +26,7 @@ void Resolver::reset(const Plan* plan) {
 
 // --- shared pieces of §4.2-§4.5 ----------------------------------------------------------------------
 
-std::vector<pto_node> Resolver::resultCtxs(pto_node e, const Lookup& lookup) const {
+std::vector<MaybeCtx> Resolver::resultCtxs(pto_node e, const Lookup& lookup) const {
     pto_node_kind k = h_.kind(e);
     if (k != PTO_NODE_CALL && k != PTO_NODE_SUBMIT) return {};
     auto [name, global] = h_.callOp(e);
@@ -34,20 +34,19 @@ std::vector<pto_node> Resolver::resultCtxs(pto_node e, const Lookup& lookup) con
     const Plan* callee = plans_.find(name);
     if (!callee) return {};
     const auto& returned = callee->returnedParamIndices;
-    std::vector<pto_node> out(returned.size());
+    std::vector<MaybeCtx> out(returned.size());
     size_t argCount = h_.count(e, PTO_FIELD_ARGS);
-    size_t paramCount = h_.count(callee->function, PTO_FIELD_PARAMS);
     for (size_t j = 0; j < returned.size(); ++j) {
-        if (!returned[j] || *returned[j] >= argCount || *returned[j] >= paramCount) continue;
+        if (!returned[j] || *returned[j] >= argCount || *returned[j] >= callee->originalParamCount) continue;
         if (!isDist(h_, h_.child(callee->function, PTO_FIELD_PARAMS, *returned[j]))) continue;
         out[j] = lookup(h_.child(e, PTO_FIELD_ARGS, *returned[j]));
     }
     return out;
 }
 
-pto_node Resolver::tupleEntry(pto_node tuple, int64_t index) const {
+MaybeCtx Resolver::tupleEntry(pto_node tuple, int64_t index) const {
     auto it = tuple_.find(tuple);
-    if (it == tuple_.end() || index >= static_cast<int64_t>(it->second.size())) return pto_node{};
+    if (it == tuple_.end() || index >= static_cast<int64_t>(it->second.size())) return std::nullopt;
     return it->second[static_cast<size_t>(index)];
 }
 
@@ -60,45 +59,45 @@ pto_node Resolver::inheritedArg(pto_node e) const {
 }
 
 // §4.4 Resolve: no type guard.
-pto_node Resolver::resolve(pto_node e) const {
+MaybeCtx Resolver::resolve(pto_node e) const {
     if (isVarLike(h_, e)) {
         if (plan_) {
             auto p = plan_->paramToCtx.find(e);
             if (p != plan_->paramToCtx.end()) return p->second;
         }
         auto a = alias_.find(e);
-        return a == alias_.end() ? pto_node{} : a->second;
+        return a == alias_.end() ? std::nullopt : MaybeCtx(a->second);
     }
     if (h_.kind(e) == PTO_NODE_TUPLE_GET_ITEM) {
         int64_t i = h_.tupleIndex(e);
         if (i >= 0) {
             pto_node t = h_.child(e, PTO_FIELD_TUPLE);
             if (isVarLike(h_, t)) return tupleEntry(t, i);
-            std::vector<pto_node> rs = returnedCtxs(t);
-            return i < static_cast<int64_t>(rs.size()) ? rs[static_cast<size_t>(i)] : pto_node{};
+            std::vector<MaybeCtx> rs = returnedCtxs(t);
+            return i < static_cast<int64_t>(rs.size()) ? rs[static_cast<size_t>(i)] : std::nullopt;
         }
     }
     if (pto_node inherited = inheritedArg(e); !pto_node_is_null(inherited)) return resolve(inherited);
-    std::vector<pto_node> rs = returnedCtxs(e);
-    return rs.size() == 1 ? rs[0] : pto_node{};
+    std::vector<MaybeCtx> rs = returnedCtxs(e);
+    return rs.size() == 1 ? rs[0] : std::nullopt;
 }
 
-std::vector<pto_node> Resolver::returnedCtxs(pto_node e) const {
+std::vector<MaybeCtx> Resolver::returnedCtxs(pto_node e) const {
     if (isVarLike(h_, e)) {
         auto it = tuple_.find(e);
-        return it == tuple_.end() ? std::vector<pto_node>{} : it->second;
+        return it == tuple_.end() ? std::vector<MaybeCtx>{} : it->second;
     }
     return resultCtxs(e, [this](pto_node x) { return resolve(x); });
 }
 
 // §4.5: the type guard applies at every step.
-pto_node Resolver::lookupExisting(pto_node arg) const {
-    if (!plan_ || !isDist(h_, arg)) return pto_node{};
+MaybeCtx Resolver::lookupExisting(pto_node arg) const {
+    if (!plan_ || !isDist(h_, arg)) return std::nullopt;
     if (isVarLike(h_, arg)) {
         auto p = plan_->paramToCtx.find(arg);
         if (p != plan_->paramToCtx.end()) return p->second;
         auto a = alias_.find(arg);
-        return a == alias_.end() ? pto_node{} : a->second;
+        return a == alias_.end() ? std::nullopt : MaybeCtx(a->second);
     }
     auto lookup = [this](pto_node x) { return lookupExisting(x); };
     if (h_.kind(arg) == PTO_NODE_TUPLE_GET_ITEM) {
@@ -106,13 +105,13 @@ pto_node Resolver::lookupExisting(pto_node arg) const {
         if (i >= 0) {
             pto_node t = h_.child(arg, PTO_FIELD_TUPLE);
             if (isVarLike(h_, t)) return tupleEntry(t, i);
-            std::vector<pto_node> rs = resultCtxs(t, lookup);
-            return i < static_cast<int64_t>(rs.size()) ? rs[static_cast<size_t>(i)] : pto_node{};
+            std::vector<MaybeCtx> rs = resultCtxs(t, lookup);
+            return i < static_cast<int64_t>(rs.size()) ? rs[static_cast<size_t>(i)] : std::nullopt;
         }
     }
     if (pto_node inherited = inheritedArg(arg); !pto_node_is_null(inherited)) return lookupExisting(inherited);
-    std::vector<pto_node> rs = resultCtxs(arg, lookup);
-    return rs.size() == 1 ? rs[0] : pto_node{};
+    std::vector<MaybeCtx> rs = resultCtxs(arg, lookup);
+    return rs.size() == 1 ? rs[0] : std::nullopt;
 }
 
 // --- the pre-pass walk ----------------------------------------------------------------------------
@@ -127,9 +126,9 @@ void Resolver::stmt(pto_node s) {
             pto_node value = h_.child(s, PTO_FIELD_VALUE);
             pto_type_kind t = h_.typeKind(var);
             if (t == PTO_TYPE_DISTRIBUTED_TENSOR) {
-                if (pto_node c = resolve(value); !pto_node_is_null(c)) alias_[var] = c;
+                if (MaybeCtx c = resolve(value)) alias_[var] = *c;
             } else if (t == PTO_TYPE_TUPLE) {
-                std::vector<pto_node> rs = returnedCtxs(value);
+                std::vector<MaybeCtx> rs = returnedCtxs(value);
                 if (!rs.empty()) tuple_[var] = std::move(rs);
             }
             return;
@@ -157,10 +156,10 @@ void Resolver::seedLoop(pto_node loop) {
     std::vector<pto_node> returnVars = h_.children(loop, PTO_FIELD_RETURN_VARS);
     for (size_t i = 0; i < iterArgs.size(); ++i) {
         if (!isDist(h_, iterArgs[i])) continue;
-        pto_node c = resolve(h_.child(iterArgs[i], PTO_FIELD_INIT_VALUE));
-        if (pto_node_is_null(c)) continue;
-        alias_[iterArgs[i]] = c;
-        if (i < returnVars.size() && isDist(h_, returnVars[i])) alias_[returnVars[i]] = c;
+        MaybeCtx c = resolve(h_.child(iterArgs[i], PTO_FIELD_INIT_VALUE));
+        if (!c) continue;
+        alias_[iterArgs[i]] = *c;
+        if (i < returnVars.size() && isDist(h_, returnVars[i])) alias_[returnVars[i]] = *c;
     }
 }
 
@@ -172,8 +171,8 @@ void Resolver::validateLoop(pto_node loop) {
     for (size_t i = 0; i < std::min(iterArgs.size(), values.size()); ++i) {
         auto seeded = alias_.find(iterArgs[i]);
         if (seeded == alias_.end()) continue;
-        pto_node yc = resolve(values[i]);
-        if (!pto_node_is_null(yc) && !pto_node_equal(yc, seeded->second))
+        MaybeCtx yc = resolve(values[i]);
+        if (yc && *yc != seeded->second)
             userError("E2",
                       "Rebinding loop-carried DistributedTensor '" + std::string(h_.name(iterArgs[i])) +
                           "' to a different DistributedTensor inside the loop is not supported: it would enter the "
@@ -195,10 +194,10 @@ void Resolver::mergeIf(pto_node s) {
     size_t elseCount = h_.count(ey, PTO_FIELD_VALUE);
     for (size_t i = 0; i < returnVars.size(); ++i) {
         if (!isDist(h_, returnVars[i]) || i >= thenCount || i >= elseCount) continue;
-        pto_node tc = resolve(h_.child(ty, PTO_FIELD_VALUE, i));
-        pto_node ec = resolve(h_.child(ey, PTO_FIELD_VALUE, i));
-        if (pto_node_is_null(tc) || pto_node_is_null(ec)) continue;
-        if (!pto_node_equal(tc, ec))
+        MaybeCtx tc = resolve(h_.child(ty, PTO_FIELD_VALUE, i));
+        MaybeCtx ec = resolve(h_.child(ey, PTO_FIELD_VALUE, i));
+        if (!tc || !ec) continue;
+        if (*tc != *ec)
             userError("E1",
                       "Assigning a different DistributedTensor in each branch of an `if` is not supported: '" +
                           std::string(h_.name(returnVars[i])) +
@@ -206,7 +205,7 @@ void Resolver::mergeIf(pto_node s) {
                           "another. Assign one DistributedTensor before the `if`, and branch on the data read from it "
                           "instead (see GitHub issue #2027).",
                       s);
-        alias_[returnVars[i]] = tc;
+        alias_[returnVars[i]] = *tc;
     }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ std::string describeValue(const Host& h, pto_node value);
 [[noreturn]] void userError(const char* id, std::string message, pto_node node);
 [[noreturn]] void internalError(const char* id, std::string message, pto_node node);
 
+/// A context found for a value, if any.
+using MaybeCtx = std::optional<CtxId>;
+
 class Resolver {
 public:
     Resolver(const Host& h, const ProgramPlans& plans) : h_(h), plans_(plans) {}
@@ -25,16 +29,16 @@ public:
     /// §4.4: walks the (unrewritten) body recording aliases; raises E1/E2.
     void prepass(pto_node body);
 
-    /// §4.5, with the final maps. Null handle if unresolvable.
-    pto_node lookupExisting(pto_node arg) const;
+    /// §4.5, with the final maps: the context of a ctx param of the function, if resolvable.
+    MaybeCtx lookupExisting(pto_node arg) const;
 
 private:
-    using Lookup = std::function<pto_node(pto_node)>;
+    using Lookup = std::function<MaybeCtx(pto_node)>;
 
-    pto_node resolve(pto_node e) const;
-    std::vector<pto_node> returnedCtxs(pto_node e) const;
-    std::vector<pto_node> resultCtxs(pto_node e, const Lookup& lookup) const;
-    pto_node tupleEntry(pto_node tuple, int64_t index) const;
+    MaybeCtx resolve(pto_node e) const;
+    std::vector<MaybeCtx> returnedCtxs(pto_node e) const;
+    std::vector<MaybeCtx> resultCtxs(pto_node e, const Lookup& lookup) const;
+    MaybeCtx tupleEntry(pto_node tuple, int64_t index) const;
     pto_node inheritedArg(pto_node e) const;
 
     void stmt(pto_node s);
@@ -46,8 +50,8 @@ private:
     const Host& h_;
     const ProgramPlans& plans_;
     const Plan* plan_ = nullptr;
-    NodeMap<pto_node> alias_;
-    NodeMap<std::vector<pto_node>> tuple_;
+    NodeMap<CtxId> alias_;
+    NodeMap<std::vector<MaybeCtx>> tuple_;
 };
 
 }  // namespace ptoplug::mdtc

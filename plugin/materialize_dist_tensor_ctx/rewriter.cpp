@@ -5,52 +5,64 @@ namespace {
 
 constexpr std::string_view kGetCommCtx = "pld.system.get_comm_ctx";
 
+// Runs `f` with `flag` set to `value`, restoring it afterwards.
+template <class F>
+void with(bool& flag, bool value, F&& f) {
+    bool saved = flag;
+    flag = value;
+    f();
+    flag = saved;
+}
+
 }  // namespace
 
 FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver,
-                                   pto_node function, NameSet bodyNames)
+                                   pto_node function, const Plan* plan)
     : h_(h),
       plans_(plans),
       resolver_(resolver),
       function_(function),
+      plan_(plan),
       functionName_(h.name(function)),
       hostOrch_(isHostOrchestration(h, function)),
-      names_(std::move(bodyNames)),
-      commCtxType_(h.singletonType(PTO_TYPE_COMM_CTX)) {
-    // §5.1: every param of the extended function, and the input body's names.
-    for (pto_node p : h.children(function, PTO_FIELD_PARAMS)) names_.use(h.name(p));
-}
+      paramCtxCount_(plan ? static_cast<CtxId>(plan->distParamIndices.size()) : 0),
+      needsNames_(plan || hostOrch_),
+      collect_(needsNames_) {}
 
 void FunctionRewriter::run() {
+    // §3.3 and §5.1: the original params count as used, and so does the body (collected by the walk).
+    if (needsNames_) {
+        size_t n = h_.count(function_, PTO_FIELD_PARAMS);
+        for (size_t i = 0; i < n; ++i) names_.use(h_.name(h_.child(function_, PTO_FIELD_PARAMS, i)));
+    }
     stmt(function_, PTO_FIELD_BODY, 0);
-    if (!pending_.empty())
-        internalError("I2", "generated get_comm_ctx prefix was not attached to a statement", function_);
+    apply();
 }
+
+// --- the walk ----------------------------------------------------------------------------------------
 
 template <class F>
 void FunctionRewriter::withPrefix(pto_node parent, uint32_t field, size_t index, F&& visitExprs) {
-    pending_.clear();
-    bool saved = prefixAllowed_;
-    prefixAllowed_ = true;
-    visitExprs();
-    prefixAllowed_ = saved;
-    if (!pending_.empty()) {
-        h_.insertBefore(parent, field, index, pending_);
-        pending_.clear();
-    }
+    size_t first = syntheses_.size();
+    with(prefixAllowed_, true, visitExprs);
+    if (syntheses_.size() > first) prefixes_.push_back({parent, field, index, first, syntheses_.size() - first});
 }
 
 void FunctionRewriter::stmt(pto_node parent, uint32_t field, size_t index) {
     pto_node s = h_.child(parent, field, index);
     pto_node_kind k = h_.kind(s);
     switch (k) {
-        case PTO_NODE_ASSIGN_STMT:
+        case PTO_NODE_ASSIGN_STMT: {
+            pto_node var = h_.child(s, PTO_FIELD_VAR);
+            useName(var);
+            namesOnly(var);
             return withPrefix(parent, field, index, [&] { exprAt({s, PTO_FIELD_VALUE, 0, true}); });
+        }
         case PTO_NODE_EVAL_STMT: return withPrefix(parent, field, index, [&] { exprAt({s, PTO_FIELD_EXPR, 0, true}); });
         case PTO_NODE_RETURN_STMT: return withPrefix(parent, field, index, [&] { exprs(s, PTO_FIELD_VALUE); });
         case PTO_NODE_YIELD_STMT: return exprs(s, PTO_FIELD_VALUE);
         case PTO_NODE_SEQ_STMTS: {
-            // Insertions are deferred by the host, so indices stay those of the input sequence.
+            // Edits wait for the end of the walk, so indices stay those of the input sequence.
             size_t n = h_.count(s, PTO_FIELD_STMTS);
             for (size_t i = 0; i < n; ++i) stmt(s, PTO_FIELD_STMTS, i);
             return;
@@ -61,28 +73,37 @@ void FunctionRewriter::stmt(pto_node parent, uint32_t field, size_t index) {
             if (h_.count(s, PTO_FIELD_ELSE_BODY)) stmt(s, PTO_FIELD_ELSE_BODY, 0);
             return exprs(s, PTO_FIELD_RETURN_VARS);
         case PTO_NODE_FOR_STMT:
-            for (uint32_t f : {PTO_FIELD_LOOP_VAR, PTO_FIELD_START, PTO_FIELD_STOP, PTO_FIELD_STEP})
-                exprAt({s, f, 0, true});
-            for (pto_node ia : h_.children(s, PTO_FIELD_ITER_ARGS)) exprAt({ia, PTO_FIELD_INIT_VALUE, 0, true});
+        case PTO_NODE_WHILE_STMT: {
+            if (k == PTO_NODE_FOR_STMT)
+                for (uint32_t f : {PTO_FIELD_LOOP_VAR, PTO_FIELD_START, PTO_FIELD_STOP, PTO_FIELD_STEP})
+                    exprAt({s, f, 0, true});
+            size_t n = h_.count(s, PTO_FIELD_ITER_ARGS);
+            for (size_t i = 0; i < n; ++i) {
+                pto_node ia = h_.child(s, PTO_FIELD_ITER_ARGS, i);
+                exprAt({ia, PTO_FIELD_INIT_VALUE, 0, true});
+                namesInShape(ia);
+            }
+            if (k == PTO_NODE_WHILE_STMT) exprAt({s, PTO_FIELD_CONDITION, 0, true});
             stmt(s, PTO_FIELD_BODY, 0);
             return exprs(s, PTO_FIELD_RETURN_VARS);
-        case PTO_NODE_WHILE_STMT:
-            for (pto_node ia : h_.children(s, PTO_FIELD_ITER_ARGS)) exprAt({ia, PTO_FIELD_INIT_VALUE, 0, true});
-            exprAt({s, PTO_FIELD_CONDITION, 0, true});
-            stmt(s, PTO_FIELD_BODY, 0);
-            return exprs(s, PTO_FIELD_RETURN_VARS);
+        }
         case PTO_NODE_SPMD_SCOPE_STMT:
             exprAt({s, PTO_FIELD_CORE_NUM, 0, true});
             stmt(s, PTO_FIELD_BODY, 0);
-            return attrNodes(s);
+            return attrs(s);
         case PTO_NODE_COMM_DOMAIN_SCOPE_STMT:
             stmt(s, PTO_FIELD_BODY, 0);
             exprs(s, PTO_FIELD_SLOTS);
-            return attrNodes(s);
+            return attrs(s);
+        case PTO_NODE_CLUSTER_SCOPE_STMT:
+        case PTO_NODE_RUNTIME_SCOPE_STMT:
+            // Rewritten like any scope's attrs, but §3.5's walk does not read them.
+            stmt(s, PTO_FIELD_BODY, 0);
+            return with(collect_, false, [&] { attrs(s); });
         default:
             if (isScope(k)) {
                 stmt(s, PTO_FIELD_BODY, 0);
-                attrNodes(s);
+                attrs(s);
             }
             return;
     }
@@ -93,30 +114,21 @@ void FunctionRewriter::exprs(pto_node parent, uint32_t field) {
     for (size_t i = 0; i < n; ++i) exprAt({parent, field, i, true});
 }
 
-void FunctionRewriter::attrNodes(pto_node node) {
-    h_.forEachAttrNode(node, [&](pto_node x) {
-        if (h_.kind(x) == PTO_NODE_CALL || h_.kind(x) == PTO_NODE_SUBMIT) exprAt({x, 0, 0, false});
-    });
+void FunctionRewriter::attrs(pto_node node) {
+    h_.forEachAttrNode(node, [&](pto_node x) { exprAt({x, 0, 0, false}); });
 }
 
 // Children first, then the node's own hook (§5.2).
 void FunctionRewriter::exprAt(const Slot& slot) {
-    // An attr-held call is addressed by itself (field 0): it cannot be replaced, only rewritten.
     pto_node e = slot.replaceable ? h_.child(slot.parent, slot.field, slot.index) : slot.parent;
     switch (h_.kind(e)) {
+        case PTO_NODE_VAR: useName(e); return namesInShape(e);
+        case PTO_NODE_ITER_ARG:
+            if (!collect_) return;
+            namesOnly(h_.child(e, PTO_FIELD_INIT_VALUE));
+            return namesInShape(e);
         case PTO_NODE_CALL:
-        case PTO_NODE_SUBMIT: {
-            if (rewritten_.count(e)) return;
-            exprs(e, PTO_FIELD_ARGS);
-            if (h_.kind(e) == PTO_NODE_SUBMIT) {
-                exprs(e, PTO_FIELD_DEPS);
-                for (uint32_t f : {PTO_FIELD_CORE_NUM, PTO_FIELD_PREDICATE})
-                    if (h_.count(e, f)) exprAt({e, f, 0, true});
-            }
-            attrNodes(e);
-            rewritten_.emplace(e, true);
-            return callHook(e, slot);
-        }
+        case PTO_NODE_SUBMIT: return callLike(e, slot);
         case PTO_NODE_MAKE_TUPLE: return exprs(e, PTO_FIELD_ELEMENTS);
         case PTO_NODE_TUPLE_GET_ITEM: return exprAt({e, PTO_FIELD_TUPLE, 0, true});
         case PTO_NODE_BINARY: exprAt({e, PTO_FIELD_LEFT, 0, true}); return exprAt({e, PTO_FIELD_RIGHT, 0, true});
@@ -125,62 +137,102 @@ void FunctionRewriter::exprAt(const Slot& slot) {
     }
 }
 
-void FunctionRewriter::callHook(pto_node call, const Slot& slot) {
+void FunctionRewriter::callLike(pto_node call, const Slot& slot) {
     auto [op, global] = h_.callOp(call);
-    (void)global;
-    if (h_.kind(call) == PTO_NODE_CALL && op == kGetCommCtx) {
-        if (h_.count(call, PTO_FIELD_ARGS) != 1)
-            internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
-        if (hostOrch_) return;
-        pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
-        pto_node c = resolver_.lookupExisting(arg);
-        if (pto_node_is_null(c)) {
-            std::string desc = describeValue(h_, arg);
-            userError("E3",
-                      "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + functionName_ +
-                          "'. Outside host orchestration the query has no runtime representation, so the context "
-                          "must be reachable from a parameter of this function. Take " +
-                          desc +
-                          " as a parameter (or return it from a callee that does) instead of producing it locally.",
-                      call);
+    bool query = h_.kind(call) == PTO_NODE_CALL && op == kGetCommCtx;  // §5.3 A: by name, checked first
+    const Plan* callee = !query && global ? plans_.find(op) : nullptr;
+    if (rewrite_ && ((query && !hostOrch_) || callee)) {
+        // A call met again (a shared subtree) keeps the edit of its first visit.
+        if (auto seen = visited_.find(call); seen != visited_.end()) {
+            if (collect_) namesOnly(call);
+            if (seen->second) {
+                if (!slot.replaceable)
+                    internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
+                replacements_.push_back({slot, *seen->second});
+            }
+            return;
         }
-        if (!slot.replaceable) internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
-        h_.replaceChild(slot.parent, slot.field, slot.index, c);
-        return;
     }
-    plannedCalleeHook(call);
+    callChildren(call);
+    if (!rewrite_) return;
+    if (query) return queryHook(call, slot);
+    if (callee) {
+        plannedCalleeHook(call, op, *callee);
+        visited_.emplace(call, std::nullopt);
+    }
 }
 
-void FunctionRewriter::plannedCalleeHook(pto_node call) {
-    auto [op, global] = h_.callOp(call);
-    if (!global) return;
-    const Plan* callee = plans_.find(op);
-    if (!callee) return;
+void FunctionRewriter::callChildren(pto_node call) {
+    exprs(call, PTO_FIELD_ARGS);
+    if (h_.kind(call) == PTO_NODE_SUBMIT) {
+        exprs(call, PTO_FIELD_DEPS);
+        for (uint32_t f : {PTO_FIELD_CORE_NUM, PTO_FIELD_PREDICATE})
+            if (h_.count(call, f)) exprAt({call, f, 0, true});
+    }
+    attrs(call);
+}
+
+void FunctionRewriter::namesOnly(pto_node node) {
+    if (collect_) with(rewrite_, false, [&] { exprAt({node, 0, 0, false}); });
+}
+
+// §3.5: the shape of a type of kind exactly TensorType.
+void FunctionRewriter::namesInShape(pto_node node) {
+    if (!collect_) return;
+    for (pto_node d : h_.shapeDims(node, PTO_TYPE_TENSOR)) namesOnly(d);
+}
+
+void FunctionRewriter::useName(pto_node node) {
+    if (collect_) names_.use(h_.name(node));
+}
+
+void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
+    if (h_.count(call, PTO_FIELD_ARGS) != 1)
+        internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
+    if (hostOrch_) return;
+    pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
+    MaybeCtx c = resolver_.lookupExisting(arg);
+    if (!c) {
+        std::string desc = describeValue(h_, arg);
+        userError("E3",
+                  "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + functionName_ +
+                      "'. Outside host orchestration the query has no runtime representation, so the context must "
+                      "be reachable from a parameter of this function. Take " +
+                      desc + " as a parameter (or return it from a callee that does) instead of producing it locally.",
+                  call);
+    }
+    if (!slot.replaceable) internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
+    replacements_.push_back({slot, *c});
+    visited_.emplace(call, c);
+}
+
+void FunctionRewriter::plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee) {
     size_t argCount = h_.count(call, PTO_FIELD_ARGS);
-    std::vector<pto_node> ctxs;
-    for (size_t p : callee->distParamIndices) {
+    size_t first = ctxArgs_.size();
+    for (size_t p : callee.distParamIndices) {
         if (p >= argCount)
             internalError("I4",
                           "call-like expression does not provide DistributedTensor arg at callee param index " +
                               std::to_string(p),
                           call);
-        pto_node c = ctxForArg(h_.child(call, PTO_FIELD_ARGS, p), call);
-        if (pto_node_is_null(c))
-            internalError("I5", "expected DistributedTensor arg at callee param index " + std::to_string(p), call);
-        ctxs.push_back(c);
+        MaybeCtx c = ctxForArg(h_.child(call, PTO_FIELD_ARGS, p), call);
+        if (!c) internalError("I5", "expected DistributedTensor arg at callee param index " + std::to_string(p), call);
+        ctxArgs_.push_back(*c);
     }
-    for (pto_node c : ctxs) h_.appendArg(call, c);
+    size_t added = ctxArgs_.size() - first;
     int64_t directions = h_.attrListLength(call, "arg_directions");
-    if (h_.extendArgDirections(call, std::vector<pto_arg_direction>(ctxs.size(), PTO_ARG_SCALAR)) && directions == 0)
+    bool hasDirections = directions >= 0 || h_.hasAttr(call, "arg_directions");
+    if (hasDirections && directions == 0)
         internalError("B3",
                       "arg_directions of the call to '" + std::string(op) + "' is empty, so it cannot describe the " +
-                          std::to_string(argCount + ctxs.size()) + " args after adding contexts",
+                          std::to_string(argCount + added) + " args after adding contexts",
                       call);
+    callEdits_.push_back({call, first, added, hasDirections});
 }
 
-pto_node FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {
-    if (!isDist(h_, arg)) return pto_node{};
-    if (pto_node c = resolver_.lookupExisting(arg); !pto_node_is_null(c)) return c;
+MaybeCtx FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {
+    if (!isDist(h_, arg)) return std::nullopt;
+    if (MaybeCtx c = resolver_.lookupExisting(arg)) return c;
     if (!hostOrch_) {
         std::string desc = describeValue(h_, arg);
         userError("E4",
@@ -194,11 +246,45 @@ pto_node FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {
                   call);
     }
     if (!prefixAllowed_) internalError("I3", "cannot synthesize get_comm_ctx prefix in this expression context", call);
-    std::string base = isVarLike(h_, arg) ? std::string(autoNameBase(h_.name(arg))) : "dist";
-    pto_node var = h_.createVar(names_.make(base + "_ctx"), commCtxType_, call);
-    pto_node query = h_.createOpCall(kGetCommCtx, {arg}, commCtxType_, call);
-    pending_.push_back(h_.createAssign(var, query, call));
-    return var;
+    syntheses_.push_back({isVarLike(h_, arg) ? autoNameBase(h_.name(arg)) : "dist", arg, call});
+    return paramCtxCount_ + static_cast<CtxId>(syntheses_.size() - 1);
+}
+
+// --- the edits ---------------------------------------------------------------------------------------
+
+void FunctionRewriter::apply() {
+    size_t prefixed = 0;
+    for (const Prefix& p : prefixes_) prefixed += p.count;
+    if (prefixed != syntheses_.size())
+        internalError("I2", "generated get_comm_ctx prefix was not attached to a statement", function_);
+    if (paramCtxCount_ == 0 && syntheses_.empty()) return;
+
+    // The ctx params are named first (§3.3), then the synthesized contexts in the order of the walk (§5.4).
+    pto_value commCtx = h_.singletonType(PTO_TYPE_COMM_CTX);
+    std::vector<pto_node> ctx;
+    ctx.reserve(paramCtxCount_ + syntheses_.size());
+    for (CtxId k = 0; k < paramCtxCount_; ++k) {
+        pto_node param = h_.child(function_, PTO_FIELD_PARAMS, plan_->distParamIndices[k]);
+        ctx.push_back(h_.createVar(names_.make(autoNameBase(h_.name(param))), commCtx, param));
+    }
+    for (CtxId k = 0; k < paramCtxCount_; ++k) h_.appendParam(function_, ctx[k], PTO_PARAM_IN);
+    for (const Synthesis& s : syntheses_) ctx.push_back(h_.createVar(names_.make(s.base), commCtx, s.call));
+
+    std::vector<pto_node> assigns;
+    for (const Prefix& p : prefixes_) {
+        assigns.clear();
+        for (size_t j = p.first; j < p.first + p.count; ++j) {
+            const Synthesis& s = syntheses_[j];
+            pto_node query = h_.createOpCall(kGetCommCtx, {s.tensor}, commCtx, s.call);
+            assigns.push_back(h_.createAssign(ctx[paramCtxCount_ + j], query, s.call));
+        }
+        h_.insertBefore(p.parent, p.field, p.index, assigns);
+    }
+    for (const Replacement& r : replacements_) h_.replaceChild(r.slot.parent, r.slot.field, r.slot.index, ctx[r.ctx]);
+    for (const CallEdit& e : callEdits_) {
+        for (size_t i = e.first; i < e.first + e.count; ++i) h_.appendArg(e.call, ctx[ctxArgs_[i]]);
+        if (e.hasArgDirections) h_.extendArgDirections(e.call, std::vector<pto_arg_direction>(e.count, PTO_ARG_SCALAR));
+    }
 }
 
 }  // namespace ptoplug::mdtc

@@ -1,9 +1,13 @@
 // The rewriting phase for one function (PASS_SPEC §5): ctx args for calls to planned functions,
 // get_comm_ctx replacement outside host orchestration, and synthesized get_comm_ctx prefixes inside
 // host orchestration.
+//
+// The body is read once. That walk collects the names of §3.5 and records every edit; the edits are
+// made when it ends, because the names of the ctx params (§3.3) and of synthesized contexts (§5.4)
+// depend on names anywhere in the body. Until then a context is a CtxId.
 #pragma once
 
-#include <unordered_set>
+#include <string_view>
 #include <vector>
 
 #include "naming.h"
@@ -14,10 +18,11 @@ namespace ptoplug::mdtc {
 
 class FunctionRewriter {
 public:
-    /// `bodyNames`: the §3.5 names of the function's input body.
+    /// `plan`: the function's plan, or nullptr.
     FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver, pto_node function,
-                     NameSet bodyNames);
+                     const Plan* plan);
 
+    /// Walks the body, then edits the function. Throws plugin::PassError on the first error.
     void run();
 
 private:
@@ -26,30 +31,72 @@ private:
         pto_node parent;
         uint32_t field;
         size_t index;
-        bool replaceable;  ///< false inside attrs, where no replacement is possible
+        bool replaceable;  ///< false for a node addressed by itself (an attr), which only its parent could replace
+    };
+    /// A get_comm_ctx query to create in host orchestration (§5.4).
+    struct Synthesis {
+        std::string_view base;  ///< auto-name base of the tensor
+        pto_node tensor;
+        pto_node call;  ///< the call that needs it (its span is the new nodes' span)
+    };
+    /// Synthesized assignments [first, first + count) go before the statement at (parent, field, index).
+    struct Prefix {
+        pto_node parent;
+        uint32_t field;
+        size_t index;
+        size_t first, count;
+    };
+    struct Replacement {
+        Slot slot;
+        CtxId ctx;
+    };
+    /// Contexts ctxArgs_[first, first + count) are appended to `call`'s args.
+    struct CallEdit {
+        pto_node call;
+        size_t first, count;
+        bool hasArgDirections;
     };
 
+    // The walk. `rewrite_` off: the names of §3.5 only (inside types, assigned vars, IterArg uses).
     void stmt(pto_node parent, uint32_t field, size_t index);
     template <class F>
     void withPrefix(pto_node parent, uint32_t field, size_t index, F&& visitExprs);
     void exprAt(const Slot& slot);
     void exprs(pto_node parent, uint32_t field);
-    void attrNodes(pto_node node);
-    void callHook(pto_node call, const Slot& slot);
-    void plannedCalleeHook(pto_node call);
-    pto_node ctxForArg(pto_node arg, pto_node call);
+    void attrs(pto_node node);
+    void callLike(pto_node call, const Slot& slot);
+    void callChildren(pto_node call);
+    void namesOnly(pto_node node);
+    void namesInShape(pto_node node);
+    void useName(pto_node node);
+    void queryHook(pto_node call, const Slot& slot);
+    void plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee);
+    MaybeCtx ctxForArg(pto_node arg, pto_node call);
+
+    /// Creates the contexts and makes the recorded edits.
+    void apply();
 
     const Host& h_;
     const ProgramPlans& plans_;
     const Resolver& resolver_;
     pto_node function_;
+    const Plan* plan_;
     std::string functionName_;
     bool hostOrch_;
-    UniqueNamer names_;
-    pto_value commCtxType_;
-    std::vector<pto_node> pending_;
+    CtxId paramCtxCount_;
+    bool needsNames_;  ///< only functions that get ctx params or synthesize contexts name anything
+
+    bool rewrite_ = true;
+    bool collect_;
     bool prefixAllowed_ = false;
-    NodeMap<bool> rewritten_;  ///< calls already given their ctx args (shared subtrees are visited once)
+    UniqueNamer names_;
+    NodeMap<MaybeCtx> visited_;  ///< edited calls and their replacement (shared subtrees are edited once)
+
+    std::vector<Synthesis> syntheses_;
+    std::vector<Prefix> prefixes_;
+    std::vector<Replacement> replacements_;
+    std::vector<CtxId> ctxArgs_;
+    std::vector<CallEdit> callEdits_;
 };
 
 }  // namespace ptoplug::mdtc
