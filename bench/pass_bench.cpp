@@ -3,6 +3,7 @@
 // two windows (the name-synthesis stress case). Google Benchmark; each iteration transforms a fresh
 // copy of the program (generation is excluded from the timing).
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include "abi_host/run_context.h"
 #include "plugins/loader.h"
@@ -11,6 +12,12 @@
 namespace {
 
 using namespace ptoplug;
+
+long minorFaults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
 
 const pto_pass_desc* pass() {
     static auto plugin = host::loadPlugin(PTOPLUG_MDTC_PLUGIN);
@@ -24,18 +31,30 @@ const pto_pass_desc* pass() {
 void run(benchmark::State& state, bool sameWindow) {
     const pto_pass_desc* p = pass();
     auto n = static_cast<int>(state.range(0));
+    long faults = 0;
+    size_t arenaGrowth = 0;
     for (auto _ : state) {
         state.PauseTiming();
         auto doc = std::make_unique<ir::Document>();
         tools::generateProgram(*doc, n, sameWindow);
+        size_t arenaBefore = doc->arena().bytesReserved();
+        long faultsBefore = minorFaults();
         state.ResumeTiming();
         host::RunOutcome outcome = host::runThroughAbi(*doc, p->run);
         if (outcome.failed()) state.SkipWithError("the pass failed");
         state.PauseTiming();
+        faults += minorFaults() - faultsBefore;
+        arenaGrowth += doc->arena().bytesReserved() - arenaBefore;
         doc.reset();
         state.ResumeTiming();
     }
     state.SetItemsProcessed(state.iterations() * n);
+    // Fresh pages are the expensive part of memory here, so the pass's own growth is reported with its time.
+    auto perIteration = [&](double total) {
+        return benchmark::Counter(total / static_cast<double>(state.iterations()));
+    };
+    state.counters["page_faults"] = perIteration(static_cast<double>(faults));
+    state.counters["arena_MiB"] = perIteration(static_cast<double>(arenaGrowth) / (1 << 20));
 }
 
 void BM_DispatchProgram(benchmark::State& state) { run(state, false); }

@@ -83,6 +83,11 @@ void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t co
 }
 
 void Document::set(Map& map, uint32_t key, Value v) {
+    // Nodes are mostly built in key order: then the new key goes last and need not be searched for.
+    if (map.size < map.cap && (map.size == 0 || keys_.less(map.items[map.size - 1].key, key))) {
+        map.items[map.size++] = Member{key, v};
+        return;
+    }
     if (Value* existing = map.find(key)) {
         *existing = v;
         return;

@@ -5,12 +5,16 @@ namespace {
 
 constexpr std::string_view kSuffix = "_ctx";
 
+bool endsWith(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Whether `name` has the shape of a candidate: "..._ctx" or "..._ctx_<digits>".
 bool mayBeCandidate(std::string_view name) {
-    if (name.size() >= kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix) return true;
-    size_t digits = name.size() - name.find_last_not_of("0123456789") - 1;
-    if (digits == 0 || digits == name.size()) return false;
-    name.remove_suffix(digits);
-    return name.size() >= kSuffix.size() + 1 && name.substr(name.size() - kSuffix.size() - 1) == "_ctx_";
+    if (endsWith(name, kSuffix)) return true;
+    size_t end = name.size();
+    while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    return end < name.size() && endsWith(name.substr(0, end), "_ctx_");
 }
 
 }  // namespace
@@ -21,22 +25,23 @@ std::string_view autoNameBase(std::string_view name) {
 }
 
 void UniqueNamer::use(std::string_view name) {
-    if (mayBeCandidate(name)) used_.insert(name);
-}
-
-bool UniqueNamer::take(std::string name) {
-    if (used_.count(name)) return false;
-    owned_.push_back(std::move(name));
-    used_.insert(owned_.back());
-    return true;
+    if (mayBeCandidate(name)) used_.emplace(name);
 }
 
 std::string UniqueNamer::make(std::string_view base) {
-    std::string candidate = std::string(base) + std::string(kSuffix);
-    if (take(candidate)) return candidate;
+    std::string candidate;
+    candidate.reserve(base.size() + kSuffix.size() + 4);
+    candidate.append(base).append(kSuffix);
+    if (used_.insert(candidate).second) return candidate;
     uint64_t& k = nextSuffix_.try_emplace(candidate, 1).first->second;
-    while (!take(candidate + "_" + std::to_string(k))) ++k;
-    return candidate + "_" + std::to_string(k++);
+    size_t stem = candidate.size();
+    for (;; ++k) {
+        candidate.resize(stem);
+        candidate.append("_").append(std::to_string(k));
+        if (used_.insert(candidate).second) break;
+    }
+    ++k;
+    return candidate;
 }
 
 }  // namespace ptoplug::mdtc

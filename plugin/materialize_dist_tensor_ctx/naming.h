@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,15 +23,17 @@ std::string_view autoNameBase(std::string_view name);
 /// used set only grows and suffixed names never equal a candidate unless they were already used.
 class UniqueNamer {
 public:
-    /// `name` is borrowed: it must outlive the namer (names from the IR live for the run).
     void use(std::string_view name);
     std::string make(std::string_view base);
 
 private:
-    bool take(std::string name);
-    std::unordered_set<std::string_view> used_;
-    std::deque<std::string> owned_;  // names made here (a deque keeps the views in used_ valid)
-    std::unordered_map<std::string, uint64_t> nextSuffix_;
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+    using Set = std::unordered_set<std::string, Hash, std::equal_to<>>;
+    Set used_;
+    std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> nextSuffix_;
 };
 
 }  // namespace ptoplug::mdtc

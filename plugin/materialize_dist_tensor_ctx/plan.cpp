@@ -78,7 +78,7 @@ ProgramPlans planProgram(const Host& h) {
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             if (!isDist(h, param)) continue;
-            plan.paramToCtx.emplace(param, static_cast<CtxId>(plan.distParamIndices.size()));
+            plan.distParams.push_back(param);
             plan.distParamIndices.push_back(p);
         }
         if (plan.distParamIndices.empty()) continue;

@@ -22,13 +22,22 @@ using NodeMap = std::unordered_map<pto_node, V, NodeHash, NodeEq>;
 /// A context of the function being rewritten: the ordinal of one of its ctx params (the order of
 /// Plan::distParamIndices), or, past those, of a context synthesized in its body.
 using CtxId = uint32_t;
+/// A context found for a value, if any.
+using MaybeCtx = std::optional<CtxId>;
 
 struct Plan {
     pto_node function{};
     size_t originalParamCount = 0;
     std::vector<size_t> distParamIndices;                     ///< ascending
-    NodeMap<CtxId> paramToCtx;                                ///< dist param -> its ctx param
+    std::vector<pto_node> distParams;                         ///< the params of distParamIndices
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
+
+    /// The ctx of `param` if it is one of the dist params (a linear search: there are a few).
+    MaybeCtx ctxOfParam(pto_node param) const {
+        for (size_t k = 0; k < distParams.size(); ++k)
+            if (pto_node_equal(distParams[k], param)) return static_cast<CtxId>(k);
+        return std::nullopt;
+    }
 };
 
 /// Hashes std::string and std::string_view alike, so lookups by a borrowed name allocate nothing.

@@ -61,10 +61,8 @@ pto_node Resolver::inheritedArg(pto_node e) const {
 // §4.4 Resolve: no type guard.
 MaybeCtx Resolver::resolve(pto_node e) const {
     if (isVarLike(h_, e)) {
-        if (plan_) {
-            auto p = plan_->paramToCtx.find(e);
-            if (p != plan_->paramToCtx.end()) return p->second;
-        }
+        if (plan_)
+            if (MaybeCtx c = plan_->ctxOfParam(e)) return c;
         auto a = alias_.find(e);
         return a == alias_.end() ? std::nullopt : MaybeCtx(a->second);
     }
@@ -94,8 +92,7 @@ std::vector<MaybeCtx> Resolver::returnedCtxs(pto_node e) const {
 MaybeCtx Resolver::lookupExisting(pto_node arg) const {
     if (!plan_ || !isDist(h_, arg)) return std::nullopt;
     if (isVarLike(h_, arg)) {
-        auto p = plan_->paramToCtx.find(arg);
-        if (p != plan_->paramToCtx.end()) return p->second;
+        if (MaybeCtx c = plan_->ctxOfParam(arg)) return c;
         auto a = alias_.find(arg);
         return a == alias_.end() ? std::nullopt : MaybeCtx(a->second);
     }

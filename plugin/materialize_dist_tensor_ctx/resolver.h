@@ -16,9 +16,6 @@ std::string describeValue(const Host& h, pto_node value);
 [[noreturn]] void userError(const char* id, std::string message, pto_node node);
 [[noreturn]] void internalError(const char* id, std::string message, pto_node node);
 
-/// A context found for a value, if any.
-using MaybeCtx = std::optional<CtxId>;
-
 class Resolver {
 public:
     Resolver(const Host& h, const ProgramPlans& plans) : h_(h), plans_(plans) {}

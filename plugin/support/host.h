@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,7 +120,8 @@ public:
     int64_t tupleIndex(pto_node n) const { return out<int64_t>("tuple_get_item_index", api_->tuple_get_item_index, n); }
 
     /// Calls `f(node)` for every node held by Var/VarList/Expr-valued attributes of `call`, in order.
-    void forEachAttrNode(pto_node call, const std::function<void(pto_node)>& f) const {
+    template <class F>
+    void forEachAttrNode(pto_node call, F&& f) const {
         if (count(call, PTO_FIELD_ATTRS) == 0) return;  // absent or empty: the common case, one call
         pto_value attrs{};
         if (api_->node_field(ctx_, call, PTO_FIELD_ATTRS, &attrs) != PTO_OK) return;
