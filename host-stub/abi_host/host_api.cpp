@@ -1,9 +1,11 @@
 // The host function table over the IR core. Every entry validates its arguments and catches every
 // exception: nothing but a status crosses the ABI.
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <limits>
 #include <new>
+#include <span>
 
 #include "abi_host/run_context.h"
 #include "ir/placement.h"
@@ -77,6 +79,25 @@ uint32_t fieldIdOf(uint32_t key) {
         if (keyOf(f) == key) return f;
     return kDynamicFieldBase + key;
 }
+
+// An array the caller's array is converted into (nodes from handles, codes narrowed), on the stack
+// when small: create_op_call and insert_before run once per synthesized node, and a heap allocation
+// each was a visible share of a pass's time.
+template <class T, size_t N = 8>
+class Scratch {
+public:
+    explicit Scratch(size_t n) : data_(n <= N ? local_.data() : (heap_.resize(n), heap_.data())), size_(n) {}
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    T& operator[](size_t i) { return data_[i]; }
+    std::span<T> span() const { return {data_, size_}; }
+
+private:
+    std::array<T, N> local_{};
+    std::vector<T> heap_;
+    T* data_;
+    size_t size_;
+};
 
 // Runs `body`, turning any exception into a status (nothing may unwind into a plugin).
 template <class F>
@@ -710,13 +731,12 @@ pto_status createOpCall(pto_run_context* ctx, pto_string op, const pto_node* arg
     PTO_REQUIRE(t && out && (args || !argCount) && (op.data || !op.size), PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        std::vector<Node*> nodes;
-        for (size_t i = 0; i < argCount; ++i) {
-            Node* a = toNode(ctx, args[i]);
-            if (!a) return PTO_ERR_INVALID_HANDLE;
-            nodes.push_back(a);
-        }
-        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, view(op), nodes, *t, spanOf(ctx, spanSource)));
+        Scratch<Node*> nodes(argCount);
+        for (size_t i = 0; i < argCount; ++i)
+            if (!(nodes[i] = toNode(ctx, args[i]))) return PTO_ERR_INVALID_HANDLE;
+        const Value* name = ctx->lastOp.kind == Kind::Map ? ctx->lastOp.m->find(K::name) : nullptr;
+        if (!name || name->strView() != view(op)) ctx->lastOp = ir::makeOp(ctx->doc, view(op));
+        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, ctx->lastOp, nodes.span(), *t, spanOf(ctx, spanSource)));
         return PTO_OK;
     });
 }
@@ -751,14 +771,13 @@ pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pt
                                    int* present) {
     Node* c = toNode(ctx, call);
     PTO_REQUIRE(c && present && (codes || !count), PTO_ERR_INVALID_HANDLE);
-    std::vector<uint8_t> raw;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < count; ++i)
         PTO_REQUIRE(codes[i] >= PTO_ARG_INPUT && codes[i] <= PTO_ARG_SCALAR, PTO_ERR_INVALID_ARGUMENT);
-        raw.push_back(static_cast<uint8_t>(codes[i]));
-    }
     return guarded([&] {
+        Scratch<uint8_t> raw(count);
+        for (size_t i = 0; i < count; ++i) raw[i] = static_cast<uint8_t>(codes[i]);
         bool found = false;
-        pto_status s = statusOf(ir::extendArgDirections(ctx->doc, c, raw, &found));
+        pto_status s = statusOf(ir::extendArgDirections(ctx->doc, c, raw.span(), &found));
         *present = found;
         return s;
     });
@@ -771,15 +790,13 @@ pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, s
     pto_status status = PTO_OK;
     PTO_REQUIRE(childSlot(p, field, index, &status), status);
     return guarded([&] {
-        std::vector<Node*> nodes;
+        Scratch<Node*> nodes(count);
         for (size_t i = 0; i < count; ++i) {
-            Node* s = toNode(ctx, stmts[i]);
-            if (!s) return PTO_ERR_INVALID_HANDLE;
-            if (!ir::isStmtType(s->type)) return PTO_ERR_WRONG_KIND;
-            nodes.push_back(s);
+            if (!(nodes[i] = toNode(ctx, stmts[i]))) return PTO_ERR_INVALID_HANDLE;
+            if (!ir::isStmtType(nodes[i]->type)) return PTO_ERR_WRONG_KIND;
         }
         ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
-        return statusOf(ctx->inserts.insertBefore(ctx->doc, slot, nodes));
+        return statusOf(ctx->inserts.insertBefore(ctx->doc, slot, nodes.span()));
     });
 }
 

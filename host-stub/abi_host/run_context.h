@@ -33,6 +33,7 @@ struct pto_run_context {
     ptoplug::ir::Document& doc;
     std::vector<ptoplug::ir::Value*> values;  ///< pto_value handles: index + 1
     ptoplug::ir::PendingInserts inserts;
+    ptoplug::ir::Value lastOp;  ///< the op map create_op_call made last: calls of one op share it
     std::vector<ptoplug::host::Diagnostic> diagnostics;
     bool hasErrors = false;
 };

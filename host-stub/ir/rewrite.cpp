@@ -5,7 +5,7 @@
 namespace ptoplug::ir {
 namespace {
 
-Value nodeList(Document& doc, const std::vector<Node*>& nodes) {
+Value nodeList(Document& doc, std::span<Node* const> nodes) {
     Array* a = doc.newArray(static_cast<uint32_t>(nodes.size()));
     for (Node* n : nodes) doc.push(*a, Value::node(n));
     return Value::array(a);
@@ -42,15 +42,19 @@ Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span) 
     return var;
 }
 
-Node* makeOpCall(Document& doc, std::string_view opName, const std::vector<Node*>& args, Value type, Value span) {
-    Node* call = doc.newNode(K::Call, 6);
+Value makeOp(Document& doc, std::string_view name) {
     Map* op = doc.newMap(2);
     doc.set(*op, K::is_global_var, Value::boolean(false));
-    doc.set(*op, K::name, doc.newString(opName));
+    doc.set(*op, K::name, doc.newString(name));
+    return Value::map(op);
+}
+
+Node* makeOpCall(Document& doc, Value op, std::span<Node* const> args, Value type, Value span) {
+    Node* call = doc.newNode(K::Call, 6);
     doc.set(call->fields, K::args, nodeList(doc, args));
     doc.set(call->fields, K::attrs, emptyArray(doc));
     doc.set(call->fields, K::kwargs, emptyArray(doc));
-    doc.set(call->fields, K::op, Value::map(op));
+    doc.set(call->fields, K::op, op);
     doc.set(call->fields, K::span, span);
     doc.set(call->fields, K::type, type);
     return call;
@@ -65,7 +69,7 @@ Node* makeAssign(Document& doc, Node* var, Node* value, Value span) {
     return assign;
 }
 
-Node* makeSeq(Document& doc, const std::vector<Node*>& stmts, Value span) {
+Node* makeSeq(Document& doc, std::span<Node* const> stmts, Value span) {
     Node* seq = doc.newNode(K::SeqStmts, 3);
     doc.set(seq->fields, K::leading_comments, emptyArray(doc));
     doc.set(seq->fields, K::span, span);
@@ -98,7 +102,7 @@ Status appendArg(Document& doc, Node* call, Node* arg) {
     return std::nullopt;
 }
 
-Status extendArgDirections(Document& doc, Node* call, const std::vector<uint8_t>& codes, bool* present) {
+Status extendArgDirections(Document& doc, Node* call, std::span<const uint8_t> codes, bool* present) {
     *present = false;
     if (!call || (call->type != K::Call && call->type != K::Submit))
         return rewriteError("extendArgDirections: not a Call or Submit node");
@@ -134,7 +138,7 @@ Status replaceAt(Document& /*doc*/, const Slot& slot, Node* replacement) {
     return std::nullopt;
 }
 
-Status PendingInserts::insertBefore(Document& /*doc*/, const Slot& slot, const std::vector<Node*>& stmts) {
+Status PendingInserts::insertBefore(Document& /*doc*/, const Slot& slot, std::span<Node* const> stmts) {
     Value* target = slotValue(slot);
     if (!target || !target->isNode() || !isStmtType(target->n->type))
         return rewriteError("insertBefore: the slot does not hold a statement");
@@ -142,7 +146,8 @@ Status PendingInserts::insertBefore(Document& /*doc*/, const Slot& slot, const s
     if (field->kind == Kind::Array && slot.parent->type != K::SeqStmts)
         return rewriteError("insertBefore: statements can be inserted only into a SeqStmts or a body slot");
     bySequence_[{slot.parent, slot.field}].push_back(
-        Insertion{field->kind == Kind::Array ? slot.index : 0, order_++, stmts});
+        Insertion{field->kind == Kind::Array ? slot.index : 0, stmts_.size(), stmts.size()});
+    stmts_.insert(stmts_.end(), stmts.begin(), stmts.end());
     return std::nullopt;
 }
 
@@ -154,26 +159,29 @@ void PendingInserts::apply(Document& doc) {
         if (field->kind == Kind::Array) {
             Array& seq = *field->a;
             size_t added = 0;
-            for (const Insertion& ins : insertions) added += ins.stmts.size();
+            for (const Insertion& ins : insertions) added += ins.count;
             Array* rebuilt = doc.newArray(static_cast<uint32_t>(seq.size + added));
             size_t next = 0;
             for (uint32_t i = 0; i <= seq.size; ++i) {
                 for (; next < insertions.size() && insertions[next].index == i; ++next)
-                    for (Node* s : insertions[next].stmts) doc.push(*rebuilt, Value::node(s));
+                    for (Node* s : statementsOf(insertions[next])) doc.push(*rebuilt, Value::node(s));
                 if (i < seq.size) doc.push(*rebuilt, seq.items[i]);
             }
             seq = *rebuilt;
         } else {
             Node* stmt = field->n;
             std::vector<Node*> all;
-            for (const Insertion& ins : insertions) all.insert(all.end(), ins.stmts.begin(), ins.stmts.end());
+            for (const Insertion& ins : insertions) {
+                std::span<Node* const> stmts = statementsOf(ins);
+                all.insert(all.end(), stmts.begin(), stmts.end());
+            }
             all.push_back(stmt);
             Value* span = stmt->field(K::span);
             *field = Value::node(makeSeq(doc, all, span ? *span : makeUnknownSpan(doc)));
         }
     }
     bySequence_.clear();
-    order_ = 0;
+    stmts_.clear();
 }
 
 }  // namespace ptoplug::ir

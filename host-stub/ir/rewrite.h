@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -33,12 +34,15 @@ Value makeUnknownSpan(Document& doc);
 
 /// A new Var node.
 Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span);
-/// A new Call of a builtin op (is_global_var false) with empty attrs and kwargs.
-Node* makeOpCall(Document& doc, std::string_view opName, const std::vector<Node*>& args, Value type, Value span);
+/// The op map of a builtin op ({"is_global_var": false, "name": name}).
+Value makeOp(Document& doc, std::string_view name);
+/// A new Call of the builtin op `op` (a makeOp value) with empty attrs and kwargs. Calls may share
+/// one op value: op maps are never edited in place.
+Node* makeOpCall(Document& doc, Value op, std::span<Node* const> args, Value type, Value span);
 /// A new AssignStmt `var = value` with no leading comments.
 Node* makeAssign(Document& doc, Node* var, Node* value, Value span);
 /// A new SeqStmts over `stmts` with no leading comments.
-Node* makeSeq(Document& doc, const std::vector<Node*>& stmts, Value span);
+Node* makeSeq(Document& doc, std::span<Node* const> stmts, Value span);
 
 /// Appends `param` to a Function's params and `direction` to its param_directions.
 Status appendParam(Document& doc, Node* function, Node* param, ParamDirectionCode direction);
@@ -46,7 +50,7 @@ Status appendParam(Document& doc, Node* function, Node* param, ParamDirectionCod
 Status appendArg(Document& doc, Node* call, Node* arg);
 /// Appends `codes` to the call's existing `arg_directions` attr, in place. Returns false in
 /// `*present` (and changes nothing) if the call has no such attr.
-Status extendArgDirections(Document& doc, Node* call, const std::vector<uint8_t>& codes, bool* present);
+Status extendArgDirections(Document& doc, Node* call, std::span<const uint8_t> codes, bool* present);
 
 /// The slot of a node inside another node: `parent.fields[field]`, or element `index` of it when the
 /// field is an array (index is ignored for a plain node field).
@@ -69,7 +73,7 @@ public:
     /// Queues `stmts` before the statement at `slot`. Inside a SeqStmts' `stmts` they are spliced into
     /// the sequence; a lone statement (a loop, branch, scope or function body) is wrapped in a new
     /// SeqStmts [stmts..., statement] spanning the statement (PASS_SPEC §5.5).
-    Status insertBefore(Document& doc, const Slot& slot, const std::vector<Node*>& stmts);
+    Status insertBefore(Document& doc, const Slot& slot, std::span<Node* const> stmts);
     /// Applies every queued insertion.
     void apply(Document& doc);
     bool empty() const { return bySequence_.empty(); }
@@ -77,11 +81,11 @@ public:
 private:
     struct Insertion {
         uint32_t index;
-        uint32_t order;
-        std::vector<Node*> stmts;
+        size_t first, count;  ///< the statements: stmts_[first, first + count)
     };
+    std::span<Node* const> statementsOf(const Insertion& i) const { return {stmts_.data() + i.first, i.count}; }
     std::map<std::pair<Node*, uint32_t>, std::vector<Insertion>> bySequence_;
-    uint32_t order_ = 0;
+    std::vector<Node*> stmts_;
 };
 
 }  // namespace ptoplug::ir

@@ -28,6 +28,12 @@ void UniqueNamer::use(std::string_view name) {
     if (mayBeCandidate(name)) used_.emplace(name);
 }
 
+void UniqueNamer::clear() {
+    // unordered containers' clear() costs their bucket count even when they are empty
+    if (!used_.empty()) used_.clear();
+    if (!nextSuffix_.empty()) nextSuffix_.clear();
+}
+
 std::string UniqueNamer::make(std::string_view base) {
     std::string candidate;
     candidate.reserve(base.size() + kSuffix.size() + 4);

@@ -25,6 +25,10 @@ class UniqueNamer {
 public:
     void use(std::string_view name);
     std::string make(std::string_view base);
+    /// Forgets every name (keeping the memory).
+    void clear();
+    /// Room for `count` more names made.
+    void reserve(size_t count) { used_.reserve(used_.size() + count); }
 
 private:
     struct Hash {

@@ -8,15 +8,17 @@ namespace ptoplug::mdtc {
 
 void materializeDistTensorCtx(const Host& h) {
     ProgramPlans plans = planProgram(h);
-    if (plans.byName.empty()) return;  // §2.2: the program is returned unchanged
+    if (plans.plans.empty()) return;  // §2.2: the program is returned unchanged
 
     // §5: every function in program order; the pre-pass of a function runs just before its rewrite.
     Resolver resolver(h, plans);
-    for (pto_node fn : plans.functions) {
-        const Plan* plan = plans.find(h.name(fn));
+    FunctionRewriter rewriter(h, plans, resolver);
+    for (size_t i = 0; i < plans.functions.size(); ++i) {
+        pto_node fn = plans.functions[i];
+        const Plan* plan = plans.planOf[i];
         resolver.reset(plan);
         if (plan) resolver.prepass(h.child(fn, PTO_FIELD_BODY));
-        FunctionRewriter(h, plans, resolver, fn, plan).run();
+        rewriter.run(fn, plan);
     }
 }
 

@@ -4,7 +4,7 @@ namespace ptoplug::mdtc {
 
 const Plan* ProgramPlans::find(std::string_view name) const {
     auto it = byName.find(name);
-    return it == byName.end() ? nullptr : &it->second;
+    return it == byName.end() ? nullptr : it->second;
 }
 
 bool isVarLike(const Host& h, pto_node n) {
@@ -55,13 +55,14 @@ std::vector<std::optional<size_t>> explicitReturnedParamIndices(const Host& h, p
     if (pto_node_is_null(ret)) ret = firstReturn(h, body);
     std::vector<std::optional<size_t>> out;
     if (pto_node_is_null(ret)) return out;
-    std::vector<pto_node> params = h.children(function, PTO_FIELD_PARAMS);
-    for (pto_node v : h.children(ret, PTO_FIELD_VALUE)) {
-        std::optional<size_t> index;
-        if (isVarLike(h, v))
-            for (size_t i = 0; i < params.size() && !index; ++i)
-                if (pto_node_equal(params[i], v)) index = i;
-        out.push_back(index);
+    size_t values = h.count(ret, PTO_FIELD_VALUE);
+    size_t params = h.count(function, PTO_FIELD_PARAMS);
+    out.resize(values);
+    for (size_t j = 0; j < values; ++j) {
+        pto_node v = h.child(ret, PTO_FIELD_VALUE, j);
+        if (!isVarLike(h, v)) continue;
+        for (size_t i = 0; i < params && !out[j]; ++i)
+            if (pto_node_equal(h.child(function, PTO_FIELD_PARAMS, i), v)) out[j] = i;
     }
     return out;
 }
@@ -70,6 +71,7 @@ ProgramPlans planProgram(const Host& h) {
     ProgramPlans plans;
     size_t n = h.functionCount();
     plans.functions.reserve(n);
+    std::vector<size_t> planned;  // function index of each plan
     for (size_t i = 0; i < n; ++i) {
         pto_node fn = h.functionAt(i);
         plans.functions.push_back(fn);
@@ -78,13 +80,22 @@ ProgramPlans planProgram(const Host& h) {
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             if (!isDist(h, param)) continue;
-            plan.distParams.push_back(param);
-            plan.distParamIndices.push_back(p);
+            if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
+            plan.distParams.push_back({p, param});
         }
-        if (plan.distParamIndices.empty()) continue;
+        if (plan.distParams.empty()) continue;
         plan.function = fn;
         plan.returnedParamIndices = explicitReturnedParamIndices(h, fn);
-        plans.byName.emplace(std::string(h.name(fn)), std::move(plan));
+        plans.plans.push_back(std::move(plan));
+        planned.push_back(i);
+    }
+    // Pointers into `plans` are taken once it is complete.
+    plans.planOf.assign(n, nullptr);
+    plans.byName.reserve(plans.plans.size());
+    for (size_t k = 0; k < plans.plans.size(); ++k) {
+        const Plan* plan = &plans.plans[k];
+        plans.planOf[planned[k]] = plan;
+        plans.byName.emplace(h.name(plan->function), plan);
     }
     return plans;
 }

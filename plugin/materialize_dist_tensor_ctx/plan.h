@@ -4,7 +4,7 @@
 #pragma once
 
 #include <optional>
-#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -20,36 +20,37 @@ template <class V>
 using NodeMap = std::unordered_map<pto_node, V, NodeHash, NodeEq>;
 
 /// A context of the function being rewritten: the ordinal of one of its ctx params (the order of
-/// Plan::distParamIndices), or, past those, of a context synthesized in its body.
+/// Plan::distParams), or, past those, of a context synthesized in its body.
 using CtxId = uint32_t;
 /// A context found for a value, if any.
 using MaybeCtx = std::optional<CtxId>;
 
+struct DistParam {
+    size_t index;  ///< position in the function's params
+    pto_node param;
+};
+
 struct Plan {
     pto_node function{};
     size_t originalParamCount = 0;
-    std::vector<size_t> distParamIndices;                     ///< ascending
-    std::vector<pto_node> distParams;                         ///< the params of distParamIndices
+    std::vector<DistParam> distParams;                        ///< ascending; CtxId k is distParams[k]'s
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
 
     /// The ctx of `param` if it is one of the dist params (a linear search: there are a few).
     MaybeCtx ctxOfParam(pto_node param) const {
         for (size_t k = 0; k < distParams.size(); ++k)
-            if (pto_node_equal(distParams[k], param)) return static_cast<CtxId>(k);
+            if (pto_node_equal(distParams[k].param, param)) return static_cast<CtxId>(k);
         return std::nullopt;
     }
-};
-
-/// Hashes std::string and std::string_view alike, so lookups by a borrowed name allocate nothing.
-struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
 };
 
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
     std::vector<pto_node> functions;
-    std::unordered_map<std::string, Plan, NameHash, std::equal_to<>> byName;
+    std::vector<const Plan*> planOf;  ///< per function; nullptr if it has no plan
+    std::vector<Plan> plans;          ///< complete before planOf and byName point into it
+    /// Function names are borrowed from the IR, which outlives the pass.
+    std::unordered_map<std::string_view, const Plan*> byName;
     const Plan* find(std::string_view name) const;
 };
 

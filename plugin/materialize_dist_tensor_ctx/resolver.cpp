@@ -20,8 +20,9 @@ void internalError(const char* id, std::string message, pto_node node) {
 
 void Resolver::reset(const Plan* plan) {
     plan_ = plan;
-    alias_.clear();
-    tuple_.clear();
+    // clear() costs the bucket count even when empty, and most functions record no alias.
+    if (!alias_.empty()) alias_.clear();
+    if (!tuple_.empty()) tuple_.clear();
 }
 
 // --- shared pieces of §4.2-§4.5 ----------------------------------------------------------------------

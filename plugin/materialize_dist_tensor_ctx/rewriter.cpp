@@ -16,20 +16,25 @@ void with(bool& flag, bool value, F&& f) {
 
 }  // namespace
 
-FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver,
-                                   pto_node function, const Plan* plan)
-    : h_(h),
-      plans_(plans),
-      resolver_(resolver),
-      function_(function),
-      plan_(plan),
-      functionName_(h.name(function)),
-      hostOrch_(isHostOrchestration(h, function)),
-      paramCtxCount_(plan ? static_cast<CtxId>(plan->distParamIndices.size()) : 0),
-      needsNames_(plan || hostOrch_),
-      collect_(needsNames_) {}
+FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver)
+    : h_(h), plans_(plans), resolver_(resolver) {}
 
-void FunctionRewriter::run() {
+void FunctionRewriter::run(pto_node function, const Plan* plan) {
+    function_ = function;
+    plan_ = plan;
+    functionName_ = h_.name(function);
+    hostOrch_ = isHostOrchestration(h_, function);
+    paramCtxCount_ = plan ? static_cast<CtxId>(plan->distParams.size()) : 0;
+    needsNames_ = plan || hostOrch_;
+    collect_ = needsNames_;
+    names_.clear();
+    if (!visited_.empty()) visited_.clear();  // clear() costs the bucket count even when empty
+    syntheses_.clear();
+    prefixes_.clear();
+    replacements_.clear();
+    ctxArgs_.clear();
+    callEdits_.clear();
+
     // §3.3 and §5.1: the original params count as used, and so does the body (collected by the walk).
     if (needsNames_) {
         size_t n = h_.count(function_, PTO_FIELD_PARAMS);
@@ -53,8 +58,9 @@ void FunctionRewriter::stmt(pto_node parent, uint32_t field, size_t index) {
     pto_node_kind k = h_.kind(s);
     switch (k) {
         case PTO_NODE_ASSIGN_STMT: {
+            // §3.5: the assigned var's name whatever its kind; a Var's own visit records it too.
             pto_node var = h_.child(s, PTO_FIELD_VAR);
-            useName(var);
+            if (collect_ && h_.kind(var) != PTO_NODE_VAR) useName(var);
             namesOnly(var);
             return withPrefix(parent, field, index, [&] { exprAt({s, PTO_FIELD_VALUE, 0, true}); });
         }
@@ -195,7 +201,7 @@ void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
     if (!c) {
         std::string desc = describeValue(h_, arg);
         userError("E3",
-                  "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + functionName_ +
+                  "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + std::string(functionName_) +
                       "'. Outside host orchestration the query has no runtime representation, so the context must "
                       "be reachable from a parameter of this function. Take " +
                       desc + " as a parameter (or return it from a callee that does) instead of producing it locally.",
@@ -209,7 +215,8 @@ void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
 void FunctionRewriter::plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee) {
     size_t argCount = h_.count(call, PTO_FIELD_ARGS);
     size_t first = ctxArgs_.size();
-    for (size_t p : callee.distParamIndices) {
+    for (const DistParam& dist : callee.distParams) {
+        size_t p = dist.index;
         if (p >= argCount)
             internalError("I4",
                           "call-like expression does not provide DistributedTensor arg at callee param index " +
@@ -237,7 +244,7 @@ MaybeCtx FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {
         std::string desc = describeValue(h_, arg);
         userError("E4",
                   "Cannot determine the communication context of DistributedTensor " + desc + " passed from '" +
-                      functionName_ +
+                      std::string(functionName_) +
                       "'. Only host orchestration can query a context at runtime; a chip-orchestration or device "
                       "function must reach its DistributedTensor from one of its own parameters. Take " +
                       desc +
@@ -260,30 +267,32 @@ void FunctionRewriter::apply() {
     if (paramCtxCount_ == 0 && syntheses_.empty()) return;
 
     // The ctx params are named first (§3.3), then the synthesized contexts in the order of the walk (§5.4).
-    pto_value commCtx = h_.singletonType(PTO_TYPE_COMM_CTX);
-    std::vector<pto_node> ctx;
-    ctx.reserve(paramCtxCount_ + syntheses_.size());
+    if (!commCtx_) commCtx_ = h_.singletonType(PTO_TYPE_COMM_CTX);
+    names_.reserve(paramCtxCount_ + syntheses_.size());
+    ctx_.clear();
     for (CtxId k = 0; k < paramCtxCount_; ++k) {
-        pto_node param = h_.child(function_, PTO_FIELD_PARAMS, plan_->distParamIndices[k]);
-        ctx.push_back(h_.createVar(names_.make(autoNameBase(h_.name(param))), commCtx, param));
+        pto_node param = plan_->distParams[k].param;
+        ctx_.push_back(h_.createVar(names_.make(autoNameBase(h_.name(param))), *commCtx_, param));
     }
-    for (CtxId k = 0; k < paramCtxCount_; ++k) h_.appendParam(function_, ctx[k], PTO_PARAM_IN);
-    for (const Synthesis& s : syntheses_) ctx.push_back(h_.createVar(names_.make(s.base), commCtx, s.call));
+    for (CtxId k = 0; k < paramCtxCount_; ++k) h_.appendParam(function_, ctx_[k], PTO_PARAM_IN);
+    for (const Synthesis& s : syntheses_) ctx_.push_back(h_.createVar(names_.make(s.base), *commCtx_, s.call));
 
-    std::vector<pto_node> assigns;
     for (const Prefix& p : prefixes_) {
-        assigns.clear();
+        stmts_.clear();
         for (size_t j = p.first; j < p.first + p.count; ++j) {
             const Synthesis& s = syntheses_[j];
-            pto_node query = h_.createOpCall(kGetCommCtx, {s.tensor}, commCtx, s.call);
-            assigns.push_back(h_.createAssign(ctx[paramCtxCount_ + j], query, s.call));
+            pto_node query = h_.createOpCall(kGetCommCtx, {&s.tensor, 1}, *commCtx_, s.call);
+            stmts_.push_back(h_.createAssign(ctx_[paramCtxCount_ + j], query, s.call));
         }
-        h_.insertBefore(p.parent, p.field, p.index, assigns);
+        h_.insertBefore(p.parent, p.field, p.index, stmts_);
     }
-    for (const Replacement& r : replacements_) h_.replaceChild(r.slot.parent, r.slot.field, r.slot.index, ctx[r.ctx]);
+    for (const Replacement& r : replacements_) h_.replaceChild(r.slot.parent, r.slot.field, r.slot.index, ctx_[r.ctx]);
     for (const CallEdit& e : callEdits_) {
-        for (size_t i = e.first; i < e.first + e.count; ++i) h_.appendArg(e.call, ctx[ctxArgs_[i]]);
-        if (e.hasArgDirections) h_.extendArgDirections(e.call, std::vector<pto_arg_direction>(e.count, PTO_ARG_SCALAR));
+        for (size_t i = e.first; i < e.first + e.count; ++i) h_.appendArg(e.call, ctx_[ctxArgs_[i]]);
+        if (e.hasArgDirections) {
+            directions_.assign(e.count, PTO_ARG_SCALAR);
+            h_.extendArgDirections(e.call, directions_);
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 // depend on names anywhere in the body. Until then a context is a CtxId.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -16,14 +17,14 @@
 
 namespace ptoplug::mdtc {
 
+/// One per pass: its buffers are reused from function to function.
 class FunctionRewriter {
 public:
-    /// `plan`: the function's plan, or nullptr.
-    FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver, pto_node function,
-                     const Plan* plan);
+    FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver);
 
-    /// Walks the body, then edits the function. Throws plugin::PassError on the first error.
-    void run();
+    /// Walks the body of `function` (whose plan is `plan`, or nullptr), then edits the function.
+    /// `resolver` must have been prepared for it. Throws plugin::PassError on the first error.
+    void run(pto_node function, const Plan* plan);
 
 private:
     /// Where an expression sits, so that it can be replaced.
@@ -79,15 +80,18 @@ private:
     const Host& h_;
     const ProgramPlans& plans_;
     const Resolver& resolver_;
-    pto_node function_;
-    const Plan* plan_;
-    std::string functionName_;
-    bool hostOrch_;
-    CtxId paramCtxCount_;
-    bool needsNames_;  ///< only functions that get ctx params or synthesize contexts name anything
+    std::optional<pto_value> commCtx_;  ///< the CommCtxType all new Vars share
+
+    // The function being rewritten.
+    pto_node function_{};
+    const Plan* plan_ = nullptr;
+    std::string_view functionName_;
+    bool hostOrch_ = false;
+    CtxId paramCtxCount_ = 0;
+    bool needsNames_ = false;  ///< only functions that get ctx params or synthesize contexts name anything
 
     bool rewrite_ = true;
-    bool collect_;
+    bool collect_ = false;
     bool prefixAllowed_ = false;
     UniqueNamer names_;
     NodeMap<MaybeCtx> visited_;  ///< edited calls and their replacement (shared subtrees are edited once)
@@ -97,6 +101,11 @@ private:
     std::vector<Replacement> replacements_;
     std::vector<CtxId> ctxArgs_;
     std::vector<CallEdit> callEdits_;
+
+    // Scratch of apply().
+    std::vector<pto_node> ctx_;
+    std::vector<pto_node> stmts_;
+    std::vector<pto_arg_direction> directions_;
 };
 
 }  // namespace ptoplug::mdtc

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -183,7 +184,7 @@ public:
         check("create_var", api_->create_var(ctx_, ps(name), type, spanSource, &n));
         return n;
     }
-    pto_node createOpCall(std::string_view op, const std::vector<pto_node>& args, pto_value type,
+    pto_node createOpCall(std::string_view op, std::span<const pto_node> args, pto_value type,
                           pto_node spanSource) const {
         pto_node n{};
         check("create_op_call", api_->create_op_call(ctx_, ps(op), args.data(), args.size(), type, spanSource, &n));
@@ -200,13 +201,13 @@ public:
     void appendArg(pto_node call, pto_node arg) const {
         check("call_append_arg", api_->call_append_arg(ctx_, call, arg));
     }
-    bool extendArgDirections(pto_node call, const std::vector<pto_arg_direction>& codes) const {
+    bool extendArgDirections(pto_node call, std::span<const pto_arg_direction> codes) const {
         int present = 0;
         check("call_extend_arg_directions",
               api_->call_extend_arg_directions(ctx_, call, codes.data(), codes.size(), &present));
         return present != 0;
     }
-    void insertBefore(pto_node parent, uint32_t field, size_t index, const std::vector<pto_node>& stmts) const {
+    void insertBefore(pto_node parent, uint32_t field, size_t index, std::span<const pto_node> stmts) const {
         check("insert_before", api_->insert_before(ctx_, parent, field, index, stmts.data(), stmts.size()));
     }
     void replaceChild(pto_node parent, uint32_t field, size_t index, pto_node replacement) const {

@@ -30,10 +30,10 @@ TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
         return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
                           makeUnknownSpan(doc));
     };
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 1}, {assignOf("a", 10), assignOf("b", 11)}));
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 0}, {assignOf("c", 12)}));
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{loop, K::body, 0}, {assignOf("d", 13)}));
-    EXPECT_TRUE(inserts.insertBefore(doc, Slot{seq, K::stmts, 9}, {assignOf("e", 14)}).has_value());
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 1}, std::vector{assignOf("a", 10), assignOf("b", 11)}));
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("c", 12)}));
+    ASSERT_FALSE(inserts.insertBefore(doc, Slot{loop, K::body, 0}, std::vector{assignOf("d", 13)}));
+    EXPECT_TRUE(inserts.insertBefore(doc, Slot{seq, K::stmts, 9}, std::vector{assignOf("e", 14)}).has_value());
     inserts.apply(doc);
     EXPECT_EQ(body(doc),
               "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
@@ -73,10 +73,10 @@ TEST(Rewrite, ParamsArgsAndArgDirections) {
 
     bool present = false;
     ASSERT_FALSE(appendArg(doc, withDirs, ctx));
-    ASSERT_FALSE(extendArgDirections(doc, withDirs, {kArgScalar}, &present));
+    ASSERT_FALSE(extendArgDirections(doc, withDirs, std::vector<uint8_t>{kArgScalar}, &present));
     EXPECT_TRUE(present);
     ASSERT_FALSE(appendArg(doc, without, ctx));
-    ASSERT_FALSE(extendArgDirections(doc, without, {kArgScalar}, &present));
+    ASSERT_FALSE(extendArgDirections(doc, without, std::vector<uint8_t>{kArgScalar}, &present));
     EXPECT_FALSE(present);
     std::string text = body(doc);
     EXPECT_NE(text.find("        self.callee(data, ctx, attrs={\"arg_directions\": [pl.adir.input, pl.adir.scalar]})\n"
