@@ -2,6 +2,10 @@
 // (a) the N-function dispatch program and (b) a host function making N calls that all pass the same
 // two windows (the name-synthesis stress case). Google Benchmark; each iteration transforms a fresh
 // copy of the program (generation is excluded from the timing).
+//
+// Baseline in the same run: BM_HostWalk* visits every node of the same programs once through the
+// ABI's own walk (a callback per node, nothing else), the least any plugin reading the whole program
+// through the ABI can cost. Report the pass as a ratio to it.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -28,8 +32,23 @@ const pto_pass_desc* pass() {
     return (*plugin)->pass("MaterializeDistTensorCtx");
 }
 
-void run(benchmark::State& state, bool sameWindow) {
-    const pto_pass_desc* p = pass();
+// A "pass" that only walks the program, calling back once per node.
+pto_status walkOnly(const pto_host_api* api, pto_run_context* ctx) {
+    pto_node program{};
+    if (pto_status s = api->program(ctx, &program); s != PTO_OK) return s;
+    size_t visited = 0;
+    pto_walk_callbacks callbacks{sizeof(pto_walk_callbacks),
+                                 [](pto_run_context*, pto_node, const pto_walk_position*, void* count) {
+                                     ++*static_cast<size_t*>(count);
+                                     return PTO_WALK_ADVANCE;
+                                 },
+                                 nullptr, &visited, 0};
+    pto_status s = api->walk(ctx, program, &callbacks);
+    benchmark::DoNotOptimize(visited);
+    return s;
+}
+
+void run(benchmark::State& state, bool sameWindow, pto_status (*fn)(const pto_host_api*, pto_run_context*)) {
     auto n = static_cast<int>(state.range(0));
     long faults = 0;
     size_t arenaGrowth = 0;
@@ -40,7 +59,7 @@ void run(benchmark::State& state, bool sameWindow) {
         size_t arenaBefore = doc->arena().bytesReserved();
         long faultsBefore = minorFaults();
         state.ResumeTiming();
-        host::RunOutcome outcome = host::runThroughAbi(*doc, p->run);
+        host::RunOutcome outcome = host::runThroughAbi(*doc, fn);
         if (outcome.failed()) state.SkipWithError("the pass failed");
         state.PauseTiming();
         faults += minorFaults() - faultsBefore;
@@ -57,11 +76,15 @@ void run(benchmark::State& state, bool sameWindow) {
     state.counters["arena_MiB"] = perIteration(static_cast<double>(arenaGrowth) / (1 << 20));
 }
 
-void BM_DispatchProgram(benchmark::State& state) { run(state, false); }
-void BM_SameWindowCalls(benchmark::State& state) { run(state, true); }
+void BM_DispatchProgram(benchmark::State& state) { run(state, false, pass()->run); }
+void BM_SameWindowCalls(benchmark::State& state) { run(state, true, pass()->run); }
+void BM_HostWalkDispatchProgram(benchmark::State& state) { run(state, false, walkOnly); }
+void BM_HostWalkSameWindowCalls(benchmark::State& state) { run(state, true, walkOnly); }
 
 BENCHMARK(BM_DispatchProgram)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HostWalkDispatchProgram)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SameWindowCalls)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HostWalkSameWindowCalls)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

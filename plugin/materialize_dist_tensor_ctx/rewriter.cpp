@@ -127,14 +127,15 @@ void FunctionRewriter::attrs(pto_node node) {
 // Children first, then the node's own hook (§5.2).
 void FunctionRewriter::exprAt(const Slot& slot) {
     pto_node e = slot.replaceable ? h_.child(slot.parent, slot.field, slot.index) : slot.parent;
-    switch (h_.kind(e)) {
+    pto_node_kind k = h_.kind(e);
+    switch (k) {
         case PTO_NODE_VAR: useName(e); return namesInShape(e);
         case PTO_NODE_ITER_ARG:
             if (!collect_) return;
             namesOnly(h_.child(e, PTO_FIELD_INIT_VALUE));
             return namesInShape(e);
         case PTO_NODE_CALL:
-        case PTO_NODE_SUBMIT: return callLike(e, slot);
+        case PTO_NODE_SUBMIT: return callLike(e, k, slot);
         case PTO_NODE_MAKE_TUPLE: return exprs(e, PTO_FIELD_ELEMENTS);
         case PTO_NODE_TUPLE_GET_ITEM: return exprAt({e, PTO_FIELD_TUPLE, 0, true});
         case PTO_NODE_BINARY: exprAt({e, PTO_FIELD_LEFT, 0, true}); return exprAt({e, PTO_FIELD_RIGHT, 0, true});
@@ -143,9 +144,9 @@ void FunctionRewriter::exprAt(const Slot& slot) {
     }
 }
 
-void FunctionRewriter::callLike(pto_node call, const Slot& slot) {
+void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& slot) {
     auto [op, global] = h_.callOp(call);
-    bool query = h_.kind(call) == PTO_NODE_CALL && op == kGetCommCtx;  // §5.3 A: by name, checked first
+    bool query = kind == PTO_NODE_CALL && op == kGetCommCtx;  // §5.3 A: by name, checked first
     const Plan* callee = !query && global ? plans_.find(op) : nullptr;
     if (rewrite_ && ((query && !hostOrch_) || callee)) {
         // A call met again (a shared subtree) keeps the edit of its first visit.
@@ -159,7 +160,7 @@ void FunctionRewriter::callLike(pto_node call, const Slot& slot) {
             return;
         }
     }
-    callChildren(call);
+    callChildren(call, kind);
     if (!rewrite_) return;
     if (query) return queryHook(call, slot);
     if (callee) {
@@ -168,9 +169,9 @@ void FunctionRewriter::callLike(pto_node call, const Slot& slot) {
     }
 }
 
-void FunctionRewriter::callChildren(pto_node call) {
+void FunctionRewriter::callChildren(pto_node call, pto_node_kind kind) {
     exprs(call, PTO_FIELD_ARGS);
-    if (h_.kind(call) == PTO_NODE_SUBMIT) {
+    if (kind == PTO_NODE_SUBMIT) {
         exprs(call, PTO_FIELD_DEPS);
         for (uint32_t f : {PTO_FIELD_CORE_NUM, PTO_FIELD_PREDICATE})
             if (h_.count(call, f)) exprAt({call, f, 0, true});

@@ -65,8 +65,8 @@ private:
     void exprAt(const Slot& slot);
     void exprs(pto_node parent, uint32_t field);
     void attrs(pto_node node);
-    void callLike(pto_node call, const Slot& slot);
-    void callChildren(pto_node call);
+    void callLike(pto_node call, pto_node_kind kind, const Slot& slot);
+    void callChildren(pto_node call, pto_node_kind kind);
     void namesOnly(pto_node node);
     void namesInShape(pto_node node);
     void useName(pto_node node);
