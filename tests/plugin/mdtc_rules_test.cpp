@@ -92,6 +92,30 @@ TEST_F(Rules, NamesUseTheAutoNameBaseAndAvoidUsedNames) {
               "        return\n");
 }
 
+// §3.5: a name counts where the standard walk reads it (an assigned var, a TensorType's shape) and
+// not elsewhere (the shape of a DistributedTensorType); suffixed names count like any other. (The
+// printer, like pypto's, tells the two Vars named x_ctx_2 apart by printing the later one as x_ctx_2_1.)
+TEST_F(Rules, BodyNamesCountOnlyWhereTheStandardWalkReadsThem) {
+    auto withDim = [&](Value type, Node* dim) {
+        type.m->find(ir::K::shape)->a->items[0] = Value::node(dim);
+        return type;
+    };
+    Node* x = b.var("x", dist());
+    Node* suffixed = b.var("x_ctx_1", b.scalar());
+    Node* plain = b.var("t", withDim(b.tensor({4}, false), b.var("x_ctx", b.scalar(21))));
+    Node* distributed = b.var("d", withDim(dist(), b.var("x_ctx_2", b.scalar(21))));
+    Node* body = b.seq({b.assign(suffixed, b.constInt(1, 19)), b.assign(plain, b.opCall("tensor.create", {}, none())),
+                        b.assign(distributed, b.opCall("tensor.create", {}, none())), b.ret()});
+    b.program({b.function("k", 2, {x}, body)});
+    EXPECT_EQ(transformed(),
+              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+              "    def k(x: pld.DistributedTensor[[4], pl.FP32], x_ctx_2: pld.CommCtxType):\n"
+              "        x_ctx_1: pl.Scalar[pl.INT32] = pl.const(1, pl.INT32)\n"
+              "        t: pl.Tensor[[x_ctx], pl.FP32] = pl.tensor.create()\n"
+              "        d: pld.DistributedTensor[[x_ctx_2_1], pl.FP32] = pl.tensor.create()\n"
+              "        return\n");
+}
+
 // §2.2: no planned function -> unchanged, get_comm_ctx left for the verifier (§10) to report.
 TEST_F(Rules, ProgramWithoutDistParamsIsUnchangedAndTheVerifierReportsQueries) {
     Node* t = b.var("t", b.tensor({4}, false));
@@ -194,6 +218,24 @@ TEST_F(Rules, DeviceQueriesAreReplacedWhereTheyStand) {
               "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
               "    def k(data: pld.DistributedTensor[[4], pl.FP32], data_ctx: pld.CommCtxType):\n"
               "        rank: pl.Scalar[pl.INT32] = pld.system.rank(data_ctx)\n"
+              "        return\n");
+    EXPECT_FALSE(verify().failed());
+}
+
+// §5.3 A: one query node used twice is replaced at both places.
+TEST_F(Rules, ASharedQueryIsReplacedWhereverItOccurs) {
+    Node* data = b.var("data", dist());
+    Node* r1 = b.var("r1", b.scalar());
+    Node* r2 = b.var("r2", b.scalar());
+    Node* query = b.opCall("pld.system.get_comm_ctx", {data}, ctxType());
+    Node* body = b.seq({b.assign(r1, b.opCall("pld.system.rank", {query}, b.scalar())),
+                        b.assign(r2, b.opCall("pld.system.world_size", {query}, b.scalar())), b.ret()});
+    b.program({b.function("k", 2, {data}, body)});
+    EXPECT_EQ(transformed(),
+              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+              "    def k(data: pld.DistributedTensor[[4], pl.FP32], data_ctx: pld.CommCtxType):\n"
+              "        r1: pl.Scalar[pl.INT32] = pld.system.rank(data_ctx)\n"
+              "        r2: pl.Scalar[pl.INT32] = pld.system.world_size(data_ctx)\n"
               "        return\n");
     EXPECT_FALSE(verify().failed());
 }
