@@ -9,15 +9,15 @@ bool endsWith(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+}  // namespace
+
 // Whether `name` has the shape of a candidate: "..._ctx" or "..._ctx_<digits>".
-bool mayBeCandidate(std::string_view name) {
+bool UniqueNamer::mayClash(std::string_view name) {
     if (endsWith(name, kSuffix)) return true;
     size_t end = name.size();
     while (end > 0 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
     return end < name.size() && endsWith(name.substr(0, end), "_ctx_");
 }
-
-}  // namespace
 
 std::string_view autoNameBase(std::string_view name) {
     size_t at = name.find("__");
@@ -25,7 +25,7 @@ std::string_view autoNameBase(std::string_view name) {
 }
 
 void UniqueNamer::use(std::string_view name) {
-    if (mayBeCandidate(name)) used_.emplace(name);
+    if (mayClash(name)) used_.emplace(name);
 }
 
 void UniqueNamer::clear() {

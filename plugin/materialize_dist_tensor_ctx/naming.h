@@ -24,6 +24,8 @@ std::string_view autoNameBase(std::string_view name);
 class UniqueNamer {
 public:
     void use(std::string_view name);
+    /// Whether `use(name)` would keep the name: only those can ever equal a candidate.
+    static bool mayClash(std::string_view name);
     std::string make(std::string_view base);
     /// Forgets every name (keeping the memory).
     void clear();

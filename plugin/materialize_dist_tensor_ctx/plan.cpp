@@ -1,5 +1,7 @@
 #include "plan.h"
 
+#include "naming.h"
+
 namespace ptoplug::mdtc {
 
 const Plan* ProgramPlans::find(std::string_view name) const {
@@ -79,9 +81,11 @@ ProgramPlans planProgram(const Host& h) {
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
+            std::string_view name = h.name(param);
+            if (UniqueNamer::mayClash(name)) plan.clashingParamNames.push_back(name);
             if (!isDist(h, param)) continue;
             if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
-            plan.distParams.push_back({p, param});
+            plan.distParams.push_back({p, param, name});
         }
         if (plan.distParams.empty()) continue;
         plan.function = fn;

@@ -28,6 +28,7 @@ using MaybeCtx = std::optional<CtxId>;
 struct DistParam {
     size_t index;  ///< position in the function's params
     pto_node param;
+    std::string_view name;
 };
 
 struct Plan {
@@ -35,6 +36,9 @@ struct Plan {
     size_t originalParamCount = 0;
     std::vector<DistParam> distParams;                        ///< ascending; CtxId k is distParams[k]'s
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
+    /// The param names that could clash with a ctx name (§3.3; UniqueNamer::mayClash), usually none:
+    /// read while planning so that the rewrite does not read the params again.
+    std::vector<std::string_view> clashingParamNames;
 
     /// The ctx of `param` if it is one of the dist params (a linear search: there are a few).
     MaybeCtx ctxOfParam(pto_node param) const {

@@ -36,7 +36,9 @@ void FunctionRewriter::run(pto_node function, const Plan* plan) {
     callEdits_.clear();
 
     // §3.3 and §5.1: the original params count as used, and so does the body (collected by the walk).
-    if (needsNames_) {
+    if (plan) {
+        for (std::string_view name : plan->clashingParamNames) names_.use(name);
+    } else if (needsNames_) {
         size_t n = h_.count(function_, PTO_FIELD_PARAMS);
         for (size_t i = 0; i < n; ++i) names_.use(h_.name(h_.child(function_, PTO_FIELD_PARAMS, i)));
     }
@@ -272,8 +274,8 @@ void FunctionRewriter::apply() {
     names_.reserve(paramCtxCount_ + syntheses_.size());
     ctx_.clear();
     for (CtxId k = 0; k < paramCtxCount_; ++k) {
-        pto_node param = plan_->distParams[k].param;
-        ctx_.push_back(h_.createVar(names_.make(autoNameBase(h_.name(param))), *commCtx_, param));
+        const DistParam& dist = plan_->distParams[k];
+        ctx_.push_back(h_.createVar(names_.make(autoNameBase(dist.name)), *commCtx_, dist.param));
     }
     for (CtxId k = 0; k < paramCtxCount_; ++k) h_.appendParam(function_, ctx_[k], PTO_PARAM_IN);
     for (const Synthesis& s : syntheses_) ctx_.push_back(h_.createVar(names_.make(s.base), *commCtx_, s.call));
