@@ -20,6 +20,7 @@ struct Case {
     std::string name;
     fs::path dir;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Case> cases() {
     std::vector<Case> out;

@@ -1,6 +1,7 @@
 // Test support: the bundled fixtures, and checks that are independent of the code under test.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct Fixture {
     /// true for the host-orchestration fixtures, whose CommDomainScopeStmt slots come first.
     bool pyptoPlacementUnreadable = false;
 };
+/// What gtest (and so CTest's test names) print for a fixture parameter.
+inline void PrintTo(const Fixture& f, std::ostream* os) { *os << f.name; }
 
 std::string dataDir();
 std::string readBytes(const std::string& path);

@@ -26,6 +26,7 @@ struct Case {
     bool error;
     bool hostOrch;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 std::vector<Case> cases() {
     std::vector<Case> out;
