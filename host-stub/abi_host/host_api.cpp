@@ -2,6 +2,7 @@
 // exception: nothing but a status crosses the ABI.
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <new>
@@ -33,6 +34,15 @@ Node* toNode(pto_run_context* ctx, pto_node h) {
     if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0) return nullptr;
     uint64_t index = h.opaque[1] - 1;
     return index < ctx->doc.nodes().size() ? ctx->doc.nodes()[index] : nullptr;
+}
+
+// The handle of the node a Node/Ref value holds, without reading the node (Value::aux is its index).
+pto_node fromSlot(pto_run_context* ctx, const Value& v) {
+    assert(v.isNode() && v.aux == v.n->index);
+    pto_node h{};
+    h.opaque[0] = ctx->token;
+    h.opaque[1] = uint64_t{v.aux} + 1;
+    return h;
 }
 
 pto_node fromNode(pto_run_context* ctx, const Node* n) {
@@ -280,9 +290,10 @@ pto_status programFindFunction(pto_run_context* ctx, pto_string name, pto_node* 
 // --- nodes ---------------------------------------------------------------------------------------
 
 pto_status nodeKind(pto_run_context* ctx, pto_node node, pto_node_kind* out) {
-    Node* n = toNode(ctx, node);
-    PTO_REQUIRE(n && out, PTO_ERR_INVALID_HANDLE);
-    *out = kindOf(n->type);
+    // Validated like toNode, but answered from the dense type table: no read of the node itself.
+    PTO_REQUIRE(ctx && out && node.opaque[0] == ctx->token && node.opaque[1] != 0, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(node.opaque[1] - 1 < ctx->doc.nodes().size(), PTO_ERR_INVALID_HANDLE);
+    *out = kindOf(ctx->doc.nodeType(static_cast<uint32_t>(node.opaque[1] - 1)));
     return PTO_OK;
 }
 
@@ -364,7 +375,7 @@ pto_status nodeChild(pto_run_context* ctx, pto_node node, uint32_t field, size_t
     pto_status status = PTO_OK;
     Value* slot = childSlot(n, field, index, &status);
     PTO_REQUIRE(slot, status);
-    *out = fromNode(ctx, slot->n);
+    *out = fromSlot(ctx, *slot);
     return PTO_OK;
 }
 

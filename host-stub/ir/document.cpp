@@ -44,6 +44,7 @@ Node* Document::newNode(uint32_t type, uint32_t memberCapacity) {
     node->fields.cap = memberCapacity;
     node->fields.items = memberCapacity ? arena_.allocArray<Member>(memberCapacity) : nullptr;
     nodes_.push_back(node);
+    nodeTypes_.push_back(type);
     return node;
 }
 

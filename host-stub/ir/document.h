@@ -72,7 +72,10 @@ struct Value {
     Kind kind = Kind::Null;
     uint8_t reserved8 = 0;
     uint16_t reserved16 = 0;
-    uint32_t aux = 0;  ///< Str: byte length; Ref/RefId: byte offset in the input (for errors)
+    /// Str: byte length. Node/Ref: the node's index, so that a handle to a child is made without
+    /// reading the child (each node read is a cache miss, and a walk asks for many children it only
+    /// classifies). RefId: byte offset of the reference in the input (for errors).
+    uint32_t aux = 0;
     union {
         bool b;
         uint64_t u;
@@ -145,18 +148,8 @@ struct Value {
         x.sp = v;
         return x;
     }
-    static Value node(Node* v) {
-        Value x;
-        x.kind = Kind::Node;
-        x.n = v;
-        return x;
-    }
-    static Value ref(Node* v) {
-        Value x;
-        x.kind = Kind::Ref;
-        x.n = v;
-        return x;
-    }
+    static Value node(Node* v);
+    static Value ref(Node* v);
 
     bool isNode() const { return kind == Kind::Node || kind == Kind::Ref; }
     bool isInteger() const { return kind == Kind::UInt || kind == Kind::Int; }
@@ -179,6 +172,19 @@ struct Node {
 
     Value* field(uint32_t key) const { return fields.find(key); }
 };
+
+inline Value Value::node(Node* v) {
+    Value x;
+    x.kind = Kind::Node;
+    x.n = v;
+    x.aux = v->index;
+    return x;
+}
+inline Value Value::ref(Node* v) {
+    Value x = node(v);
+    x.kind = Kind::Ref;
+    return x;
+}
 
 inline Value* Array::end() const { return items + size; }
 inline Member* Map::end() const { return items + size; }
@@ -224,6 +230,9 @@ public:
     Value& root() { return root_; }
     const Value& root() const { return root_; }
     const std::vector<Node*>& nodes() const { return nodes_; }
+    /// The type of node `index` (as Node::type), kept dense beside nodes(): classifying a node by its
+    /// index reads 4 bytes here instead of the node itself.
+    uint32_t nodeType(uint32_t index) const { return nodeTypes_[index]; }
     /// The format the document was read from (Auto for documents built in memory).
     Format inputFormat() const { return inputFormat_; }
     void setInputFormat(Format f) { inputFormat_ = f; }
@@ -246,6 +255,7 @@ private:
     KeyTable keys_;
     Value root_;
     std::vector<Node*> nodes_;
+    std::vector<uint32_t> nodeTypes_;
     std::vector<std::shared_ptr<const void>> retained_;
     Format inputFormat_ = Format::Auto;
 };

@@ -49,7 +49,7 @@ private:
         error_.message = std::move(message);
         error_.hint = std::move(hint);
         uint32_t offset = kUnknownOffset;
-        if (where->kind == Kind::Ref || where->kind == Kind::RefId)
+        if (where->kind == Kind::RefId)
             offset = where->aux;
         else if (where->kind == Kind::Node)
             offset = where->n->offset;
@@ -68,9 +68,7 @@ private:
                            "every {\"ref\": id} must name the id of a node written in full somewhere in the file");
                     return;
                 }
-                uint32_t offset = v.aux;
                 v = Value::ref(target);
-                v.aux = offset;
                 return;
             }
             case Kind::Array:
