@@ -74,7 +74,8 @@ struct Value {
     uint16_t reserved16 = 0;
     /// Str: byte length. Node/Ref: the node's index, so that a handle to a child is made without
     /// reading the child (each node read is a cache miss, and a walk asks for many children it only
-    /// classifies). RefId: byte offset of the reference in the input (for errors).
+    /// classifies); while a document is read and validated, a Ref's is instead the reference's byte
+    /// offset in the input (for errors), as is a RefId's.
     uint32_t aux = 0;
     union {
         bool b;

@@ -49,7 +49,7 @@ private:
         error_.message = std::move(message);
         error_.hint = std::move(hint);
         uint32_t offset = kUnknownOffset;
-        if (where->kind == Kind::RefId)
+        if (where->kind == Kind::Ref || where->kind == Kind::RefId)
             offset = where->aux;
         else if (where->kind == Kind::Node)
             offset = where->n->offset;
@@ -68,7 +68,9 @@ private:
                            "every {\"ref\": id} must name the id of a node written in full somewhere in the file");
                     return;
                 }
+                uint32_t offset = v.aux;
                 v = Value::ref(target);
+                v.aux = offset;  // until checkGraph has checked this edge (Value::aux)
                 return;
             }
             case Kind::Array:
@@ -310,16 +312,16 @@ private:
             size_t next;
         };
         std::vector<Frame> stack;
-        std::vector<const Value*> kids;
-        auto collect = [&](auto& self, const Value& v) -> void {
+        std::vector<Value*> kids;
+        auto collect = [&](auto& self, Value& v) -> void {
             switch (v.kind) {
                 case Kind::Node:
                 case Kind::Ref: kids.push_back(&v); return;
                 case Kind::Array:
-                    for (const Value& item : *v.a) self(self, item);
+                    for (Value& item : *v.a) self(self, item);
                     return;
                 case Kind::Map:
-                    for (const Member& m : *v.m) self(self, m.value);
+                    for (Member& m : *v.m) self(self, m.value);
                     return;
                 default: return;
             }
@@ -327,7 +329,7 @@ private:
         auto push = [&](Node* n) {
             state[n->index] = 1;
             size_t begin = kids.size();
-            for (const Member& m : n->fields) collect(collect, m.value);
+            for (Member& m : n->fields) collect(collect, m.value);
             stack.push_back(Frame{n, begin, begin});
         };
         for (Node* start : nodes) {
@@ -336,16 +338,17 @@ private:
             while (!stack.empty() && !failed_) {
                 Frame& fr = stack.back();
                 if (fr.next < kids.size()) {
-                    const Value* edge = kids[fr.next++];
+                    Value* edge = kids[fr.next++];
                     Node* child = edge->n;
                     if (state[child->index] == 1) {
                         failAt(edge,
                                "reference cycle: node " + std::to_string(child->inputId) +
                                    " contains a reference to itself",
                                "IR is acyclic: a node may only refer to nodes outside itself");
-                    } else if (state[child->index] == 0) {
-                        push(child);
+                        continue;
                     }
+                    edge->aux = child->index;  // the reference's offset is no longer needed for errors
+                    if (state[child->index] == 0) push(child);
                     continue;
                 }
                 uint32_t h = 1;

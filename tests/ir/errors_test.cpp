@@ -97,6 +97,8 @@ TEST(ReadErrors, ReferenceCycle) {
         R"({"ref": 2})");
     IrError e = expectError(cyclic, "reference cycle");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/shape/0");
+    EXPECT_EQ(e.line, 4);  // the reference itself
+    EXPECT_EQ(e.column, 74);
 }
 
 TEST(ReadErrors, StringWhereANodeIsExpected) {
