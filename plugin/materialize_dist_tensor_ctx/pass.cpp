@@ -13,12 +13,10 @@ void materializeDistTensorCtx(const Host& h) {
     // §5: every function in program order; the pre-pass of a function runs just before its rewrite.
     Resolver resolver(h, plans);
     FunctionRewriter rewriter(h, plans, resolver);
-    for (size_t i = 0; i < plans.functions.size(); ++i) {
-        pto_node fn = plans.functions[i];
-        const Plan* plan = plans.planOf[i];
-        resolver.reset(plan);
-        if (plan) resolver.prepass(h.child(fn, PTO_FIELD_BODY));
-        rewriter.run(fn, plan);
+    for (const FunctionEntry& fn : plans.functions) {
+        resolver.reset(fn.plan);
+        if (fn.plan) resolver.prepass(h.child(fn.node, PTO_FIELD_BODY));
+        rewriter.run(fn);
     }
 }
 

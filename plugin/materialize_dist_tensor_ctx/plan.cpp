@@ -76,7 +76,7 @@ ProgramPlans planProgram(const Host& h) {
     std::vector<size_t> planned;  // function index of each plan
     for (size_t i = 0; i < n; ++i) {
         pto_node fn = h.functionAt(i);
-        plans.functions.push_back(fn);
+        plans.functions.push_back({fn, h.name(fn), isHostOrchestration(h, fn), nullptr});
         Plan plan;
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
@@ -94,12 +94,11 @@ ProgramPlans planProgram(const Host& h) {
         planned.push_back(i);
     }
     // Pointers into `plans` are taken once it is complete.
-    plans.planOf.assign(n, nullptr);
     plans.byName.reserve(plans.plans.size());
     for (size_t k = 0; k < plans.plans.size(); ++k) {
-        const Plan* plan = &plans.plans[k];
-        plans.planOf[planned[k]] = plan;
-        plans.byName.emplace(h.name(plan->function), plan);
+        FunctionEntry& entry = plans.functions[planned[k]];
+        entry.plan = &plans.plans[k];
+        plans.byName.emplace(entry.name, entry.plan);
     }
     return plans;
 }

@@ -48,12 +48,18 @@ struct Plan {
     }
 };
 
+/// What the rewrite needs to know of a function, read once while planning.
+struct FunctionEntry {
+    pto_node node;
+    std::string_view name;   ///< borrowed from the IR, which outlives the pass
+    bool hostOrchestration;  ///< §7
+    const Plan* plan;        ///< nullptr if the function has no dist param
+};
+
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
-    std::vector<pto_node> functions;
-    std::vector<const Plan*> planOf;  ///< per function; nullptr if it has no plan
-    std::vector<Plan> plans;          ///< complete before planOf and byName point into it
-    /// Function names are borrowed from the IR, which outlives the pass.
+    std::vector<FunctionEntry> functions;
+    std::vector<Plan> plans;  ///< complete before functions and byName point into it
     std::unordered_map<std::string_view, const Plan*> byName;
     const Plan* find(std::string_view name) const;
 };

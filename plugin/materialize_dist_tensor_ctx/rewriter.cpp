@@ -19,11 +19,12 @@ void with(bool& flag, bool value, F&& f) {
 FunctionRewriter::FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver)
     : h_(h), plans_(plans), resolver_(resolver) {}
 
-void FunctionRewriter::run(pto_node function, const Plan* plan) {
-    function_ = function;
+void FunctionRewriter::run(const FunctionEntry& function) {
+    const Plan* plan = function.plan;
+    function_ = function.node;
     plan_ = plan;
-    functionName_ = h_.name(function);
-    hostOrch_ = isHostOrchestration(h_, function);
+    functionName_ = function.name;
+    hostOrch_ = function.hostOrchestration;
     paramCtxCount_ = plan ? static_cast<CtxId>(plan->distParams.size()) : 0;
     needsNames_ = plan || hostOrch_;
     collect_ = needsNames_;

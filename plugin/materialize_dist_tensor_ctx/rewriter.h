@@ -22,9 +22,9 @@ class FunctionRewriter {
 public:
     FunctionRewriter(const Host& h, const ProgramPlans& plans, const Resolver& resolver);
 
-    /// Walks the body of `function` (whose plan is `plan`, or nullptr), then edits the function.
-    /// `resolver` must have been prepared for it. Throws plugin::PassError on the first error.
-    void run(pto_node function, const Plan* plan);
+    /// Walks the body of `function`, then edits the function. `resolver` must have been prepared for
+    /// it. Throws plugin::PassError on the first error.
+    void run(const FunctionEntry& function);
 
 private:
     /// Where an expression sits, so that it can be replaced.
