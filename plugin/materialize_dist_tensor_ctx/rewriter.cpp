@@ -27,7 +27,9 @@ void FunctionRewriter::run(const FunctionEntry& function) {
     hostOrch_ = function.hostOrchestration;
     paramCtxCount_ = plan ? static_cast<CtxId>(plan->distParams.size()) : 0;
     needsNames_ = plan || hostOrch_;
+    rewrite_ = true;
     collect_ = needsNames_;
+    prefixAllowed_ = false;
     names_.clear();
     if (!visited_.empty()) visited_.clear();  // clear() costs the bucket count even when empty
     syntheses_.clear();
