@@ -1,6 +1,6 @@
 // pto-plugin-check: the ABI conformance suite, runnable against any plugin.
 //
-//   pto-plugin-check PLUGIN.so [IR files...]
+//   pto-plugin-check PLUGIN.so|MANIFEST.json [IR files...]
 //
 // Every check that runs plugin code runs in a child process, so a plugin that aborts or crashes is
 // reported, not fatal. Exit status 0 only if every check passes.
@@ -21,6 +21,8 @@
 #include "ir/reader.h"
 #include "ir/utf8.h"
 #include "ir/writer.h"
+#include "pipeline/manifest.h"
+#include "pipeline/pipeline.h"
 #include "plugins/loader.h"
 
 namespace {
@@ -166,13 +168,25 @@ int main(int argc, char** argv) try {
     CLI::App app{"pto-plugin-check: ABI conformance checks for a ptoplug plugin"};
     std::string path;
     std::vector<std::string> corpus;
-    app.add_option("plugin", path, "the plugin shared object")->required();
+    app.add_option("plugin", path, "the plugin shared object, or its manifest (.json)")->required();
     app.add_option("corpus", corpus, "IR files to run every pass and verifier on (default: the bundled fixtures)");
     CLI11_PARSE(app, argc, argv);
     if (corpus.empty()) corpus = defaultCorpus();
 
     Report report(path);
     std::printf("pto-plugin-check %s (host ABI %d.%d)\n", path.c_str(), PTO_ABI_MAJOR, PTO_ABI_MINOR);
+
+    // A manifest: checked first, then its library is checked like any plugin.
+    std::string manifestPath;
+    if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+        auto manifest = host::readManifest(path);
+        if (!manifest) {
+            report.add("manifest", {false, manifest.error().format()});
+            return report.finish();
+        }
+        manifestPath = path;
+        path = manifest->library;
+    }
 
     std::vector<checker::DynamicSymbol> symbols;
     std::string elfError;
@@ -204,6 +218,11 @@ int main(int argc, char** argv) try {
     });
     report.add("load (RTLD_NOW | RTLD_LOCAL, entry point, descriptor)", load);
     if (!load.ok) return report.finish();
+    if (!manifestPath.empty())
+        report.add("manifest agrees with the plugin (library hash, ABI range, passes, verifiers)", isolated([&] {
+                       auto p = host::loadFromManifest(manifestPath);
+                       return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
+                   }));
     auto plugin = host::loadPlugin(path);
     if (!plugin) return report.finish();
     const pto_plugin_desc& d = (*plugin)->descriptor();

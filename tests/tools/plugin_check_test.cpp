@@ -2,6 +2,10 @@
 // message that names the file and the broken rule.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "support/process.h"
 
 namespace ptoplug {
@@ -18,6 +22,26 @@ TEST(PluginCheck, ProjectPluginsPass) {
         EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("on 8 threads"), std::string::npos) << r.out;
     }
+}
+
+// Given a manifest, the checker also checks that the manifest agrees with the library it names.
+TEST(PluginCheck, ManifestIsCheckedAgainstItsLibrary) {
+    const std::string manifest = PTOPLUG_PLUGIN_DIR "/materialize-dist-tensor-ctx.json";
+    auto good = test::runProcess({kCheck, manifest});
+    EXPECT_EQ(good.exitCode, 0) << good.out;
+    EXPECT_NE(good.out.find("PASS  manifest agrees with the plugin"), std::string::npos) << good.out;
+
+    std::ifstream in(manifest);
+    nlohmann::json m = nlohmann::json::parse(in);
+    m["library"] = PTOPLUG_PLUGIN_DIR "/libptoplug_mdtc.so";
+    m["sha256"] = std::string(64, '0');
+    test::TempDir dir;
+    const std::string stale = dir / "stale.json";
+    test::writeBytes(stale, m.dump());
+    auto bad = test::runProcess({kCheck, stale});
+    EXPECT_EQ(bad.exitCode, 1) << bad.out;
+    EXPECT_NE(bad.out.find("FAIL  manifest agrees with the plugin"), std::string::npos) << bad.out;
+    EXPECT_NE(bad.out.find("the manifest expects " + std::string(64, '0')), std::string::npos) << bad.out;
 }
 
 TEST(PluginCheck, FakePluginsAreRejectedNamingTheRule) {
