@@ -34,13 +34,14 @@ public:
         return Value::array(a);
     }
     Value empty() { return Value::array(doc_.newArray(0)); }
-    Node* node(uint32_t type, Value sp) {
-        Node* n = doc_.newNode(type, 8);
+    // `members`: the node's field count, so that it is allocated at its exact size, as readers do.
+    Node* node(uint32_t type, uint32_t members, Value sp) {
+        Node* n = doc_.newNode(type, members);
         doc_.set(n->fields, K::span, sp);
         return n;
     }
     Node* constInt(int64_t v, Value sp) {
-        Node* n = node(K::ConstInt, sp);
+        Node* n = node(K::ConstInt, 3, sp);
         doc_.set(n->fields, K::type, scalarType(kIndex));
         doc_.set(n->fields, K::value, Value::integer(v));
         return n;
@@ -54,7 +55,7 @@ public:
         return Value::map(m);
     }
     Node* var(std::string_view name, Value type, Value sp) {
-        Node* v = node(K::Var, sp);
+        Node* v = node(K::Var, 3, sp);
         doc_.set(v->fields, K::name_hint, doc_.newString(name));
         doc_.set(v->fields, K::type, type);
         return v;
@@ -78,7 +79,7 @@ public:
         return Value::map(m);
     }
     Node* call(Value opValue, Value args, Value attrs, Value kwargs, Value type, Value sp) {
-        Node* c = node(K::Call, sp);
+        Node* c = node(K::Call, 6, sp);
         doc_.set(c->fields, K::args, args);
         doc_.set(c->fields, K::attrs, attrs);
         doc_.set(c->fields, K::kwargs, kwargs);
@@ -86,25 +87,25 @@ public:
         doc_.set(c->fields, K::type, type);
         return c;
     }
-    Node* stmt(uint32_t type, Value sp) {
-        Node* s = node(type, sp);
+    Node* stmt(uint32_t type, uint32_t members, Value sp) {
+        Node* s = node(type, members, sp);
         doc_.set(s->fields, K::leading_comments, empty());
         return s;
     }
     Node* assign(Node* v, Node* value, Value sp) {
-        Node* s = stmt(K::AssignStmt, sp);
+        Node* s = stmt(K::AssignStmt, 4, sp);
         doc_.set(s->fields, K::var, Value::node(v));
         doc_.set(s->fields, K::value, Value::node(value));
         return s;
     }
 
     Node* chipFunction(const std::string& name, int32_t line) {
-        Node* f = node(K::Function, span(line, 9, 9));
+        Node* f = node(K::Function, 11, span(line, 9, 9));
         Node* d256 = constInt(256, span(-1, -1, -1));
         Node* d4 = constInt(4, span(-1, -1, -1));
         Node* data = var("data", distType(d256, kFp32, nullptr), span(line + 2, 13, 56));
         Node* signal = var("signal", distType(d4, kInt32, nullptr), span(line + 3, 13, 57));
-        Node* ret = stmt(K::ReturnStmt, span(line + 5, 13, 24));
+        Node* ret = stmt(K::ReturnStmt, 3, span(line + 5, 13, 24));
         doc_.set(ret->fields, K::value, list({Value::ref(data)}));
         doc_.set(f->fields, K::attrs, empty());
         doc_.set(f->fields, K::body, Value::node(ret));
@@ -136,7 +137,7 @@ public:
                 return Value::map(m);
             }(),
             span(line, 24, 73));
-        Node* size = node(K::Mul, span(line, 48, 72));
+        Node* size = node(K::Mul, 4, span(line, 48, 72));
         doc_.set(size->fields, K::left, Value::node(constInt(extent, span(line, 48, 51))));
         doc_.set(size->fields, K::right, Value::node(constInt(4, span(line, 54, 72))));
         doc_.set(size->fields, K::type, scalarType(kIndex));
@@ -145,7 +146,7 @@ public:
                            span(line, 24, 73));
         w.stmts.push_back(assign(bufVar, alloc, span(line, 24, 73)));
 
-        Node* wb = node(K::WindowBuffer, span(line + 1, 16, 66));
+        Node* wb = node(K::WindowBuffer, 7, span(line + 1, 16, 66));
         doc_.set(wb->fields, K::base, Value::ref(bufVar));
         doc_.set(wb->fields, K::load_from_host, Value::boolean(false));
         doc_.set(wb->fields, K::name_hint, doc_.newString(name + "_buf"));
@@ -157,7 +158,7 @@ public:
 
         Node* dim = constInt(extent, span(line + 1, 40, 43));
         Node* tensor = var(name, distType(dim, dtype, wb), span(line + 1, 16, 66));
-        Node* shape = node(K::MakeTuple, span(line + 1, 40, 45));
+        Node* shape = node(K::MakeTuple, 3, span(line + 1, 40, 45));
         doc_.set(shape->fields, K::elements, list({Value::ref(dim)}));
         Map* tt = doc_.newMap(2);
         doc_.set(*tt, K::type_kind, Value::str("TupleType"));
@@ -174,7 +175,7 @@ public:
     }
 
     void build(int n, bool sameWindow) {
-        Node* program = node(K::Program, span(1, 1, 1));
+        Node* program = node(K::Program, 3, span(1, 1, 1));
         doc_.set(program->fields, K::name, Value::str("Generated"));
         Array* functions = doc_.newArray(static_cast<uint32_t>(n + 1));
         std::vector<std::string> names;
@@ -227,13 +228,13 @@ public:
                     return Value::map(m);
                 }(),
                 sp);
-            Node* eval = stmt(K::EvalStmt, sp);
+            Node* eval = stmt(K::EvalStmt, 3, sp);
             doc_.set(eval->fields, K::expr, Value::node(dispatch));
             doc_.push(*loopBody, Value::node(eval));
         }
-        Node* seq = stmt(K::SeqStmts, span(line + 1, 13, 13));
+        Node* seq = stmt(K::SeqStmts, 3, span(line + 1, 13, 13));
         doc_.set(seq->fields, K::stmts, Value::array(loopBody));
-        Node* loop = stmt(K::ForStmt, span(line, 9, 9));
+        Node* loop = stmt(K::ForStmt, 11, span(line, 9, 9));
         doc_.set(loop->fields, K::attrs, empty());
         doc_.set(loop->fields, K::body, Value::node(seq));
         doc_.set(loop->fields, K::iter_args, empty());
@@ -244,15 +245,15 @@ public:
         doc_.set(loop->fields, K::step, Value::node(constInt(1, span(-1, -1, -1))));
         doc_.set(loop->fields, K::stop, Value::node(world));
         body.push_back(loop);
-        Node* ret = stmt(K::ReturnStmt, span(line + n + 1, 9, 17));
+        Node* ret = stmt(K::ReturnStmt, 3, span(line + n + 1, 9, 17));
         doc_.set(ret->fields, K::value, list({Value::node(constInt(0, span(line + n + 1, 16, 17)))}));
         body.push_back(ret);
 
-        Node* inner = stmt(K::SeqStmts, span(line, 9, 9));
+        Node* inner = stmt(K::SeqStmts, 3, span(line, 9, 9));
         Array* innerStmts = doc_.newArray(static_cast<uint32_t>(body.size()));
         for (Node* s : body) doc_.push(*innerStmts, Value::node(s));
         doc_.set(inner->fields, K::stmts, Value::array(innerStmts));
-        Node* scope = node(K::CommDomainScopeStmt, span(line, 9, 9));
+        Node* scope = node(K::CommDomainScopeStmt, 7, span(line, 9, 9));
         doc_.set(scope->fields, K::attrs, empty());
         doc_.set(scope->fields, K::body, Value::node(inner));
         doc_.set(scope->fields, K::devices, empty());
@@ -262,7 +263,7 @@ public:
         for (const Value& s : slots) doc_.push(*slotArray, s);
         doc_.set(scope->fields, K::slots, Value::array(slotArray));
 
-        Node* host = node(K::Function, span(line, 9, 9));
+        Node* host = node(K::Function, 11, span(line, 9, 9));
         doc_.set(host->fields, K::attrs, empty());
         doc_.set(host->fields, K::body, Value::node(scope));
         doc_.set(host->fields, K::func_type, Value::uinteger(0));
