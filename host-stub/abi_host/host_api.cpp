@@ -550,7 +550,7 @@ pto_status valueAsNode(pto_run_context* ctx, pto_value value, pto_node* out) {
     Value* v = toValue(ctx, value);
     PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(v->isNode(), PTO_ERR_WRONG_KIND);
-    *out = fromNode(ctx, v->n);
+    *out = fromSlot(ctx, *v);
     return PTO_OK;
 }
 

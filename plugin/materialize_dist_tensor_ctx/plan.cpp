@@ -76,19 +76,19 @@ ProgramPlans planProgram(const Host& h) {
     std::vector<size_t> planned;  // function index of each plan
     for (size_t i = 0; i < n; ++i) {
         pto_node fn = h.functionAt(i);
-        plans.functions.push_back({fn, h.name(fn), isHostOrchestration(h, fn), nullptr});
+        FunctionEntry& entry =
+            plans.functions.emplace_back(FunctionEntry{fn, h.name(fn), isHostOrchestration(h, fn), nullptr, {}});
         Plan plan;
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             std::string_view name = h.name(param);
-            if (UniqueNamer::mayClash(name)) plan.clashingParamNames.push_back(name);
+            if (UniqueNamer::mayClash(name)) entry.clashingParamNames.push_back(name);
             if (!isDist(h, param)) continue;
             if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
             plan.distParams.push_back({p, param, name});
         }
         if (plan.distParams.empty()) continue;
-        plan.function = fn;
         plan.returnedParamIndices = explicitReturnedParamIndices(h, fn);
         plans.plans.push_back(std::move(plan));
         planned.push_back(i);

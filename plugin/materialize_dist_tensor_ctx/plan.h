@@ -32,19 +32,21 @@ struct DistParam {
 };
 
 struct Plan {
-    pto_node function{};
     size_t originalParamCount = 0;
     std::vector<DistParam> distParams;                        ///< ascending; CtxId k is distParams[k]'s
     std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
-    /// The param names that could clash with a ctx name (§3.3; UniqueNamer::mayClash), usually none:
-    /// read while planning so that the rewrite does not read the params again.
-    std::vector<std::string_view> clashingParamNames;
 
     /// The ctx of `param` if it is one of the dist params (a linear search: there are a few).
     MaybeCtx ctxOfParam(pto_node param) const {
         for (size_t k = 0; k < distParams.size(); ++k)
             if (pto_node_equal(distParams[k].param, param)) return static_cast<CtxId>(k);
         return std::nullopt;
+    }
+    /// Whether param `index` is a dist param.
+    bool isDistParam(size_t index) const {
+        for (const DistParam& d : distParams)
+            if (d.index == index) return true;
+        return false;
     }
 };
 
@@ -54,6 +56,9 @@ struct FunctionEntry {
     std::string_view name;   ///< borrowed from the IR, which outlives the pass
     bool hostOrchestration;  ///< §7
     const Plan* plan;        ///< nullptr if the function has no dist param
+    /// The param names that could clash with a ctx name (§3.3, §5.1; UniqueNamer::mayClash), usually
+    /// none: read while planning so that the rewrite does not read the params again.
+    std::vector<std::string_view> clashingParamNames;
 };
 
 /// Every function of the program, in program order, with its plan if it has dist params.

@@ -39,7 +39,7 @@ std::vector<MaybeCtx> Resolver::resultCtxs(pto_node e, const Lookup& lookup) con
     size_t argCount = h_.count(e, PTO_FIELD_ARGS);
     for (size_t j = 0; j < returned.size(); ++j) {
         if (!returned[j] || *returned[j] >= argCount || *returned[j] >= callee->originalParamCount) continue;
-        if (!isDist(h_, h_.child(callee->function, PTO_FIELD_PARAMS, *returned[j]))) continue;
+        if (!callee->isDistParam(*returned[j])) continue;
         out[j] = lookup(h_.child(e, PTO_FIELD_ARGS, *returned[j]));
     }
     return out;

@@ -39,12 +39,7 @@ void FunctionRewriter::run(const FunctionEntry& function) {
     callEdits_.clear();
 
     // §3.3 and §5.1: the original params count as used, and so does the body (collected by the walk).
-    if (plan) {
-        for (std::string_view name : plan->clashingParamNames) names_.use(name);
-    } else if (needsNames_) {
-        size_t n = h_.count(function_, PTO_FIELD_PARAMS);
-        for (size_t i = 0; i < n; ++i) names_.use(h_.name(h_.child(function_, PTO_FIELD_PARAMS, i)));
-    }
+    for (std::string_view name : function.clashingParamNames) names_.use(name);
     stmt(function_, PTO_FIELD_BODY, 0);
     apply();
 }
@@ -156,7 +151,7 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
     if (rewrite_ && ((query && !hostOrch_) || callee)) {
         // A call met again (a shared subtree) keeps the edit of its first visit.
         if (auto seen = visited_.find(call); seen != visited_.end()) {
-            if (collect_) namesOnly(call);
+            namesOnly(call);
             if (seen->second) {
                 if (!slot.replaceable)
                     internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
