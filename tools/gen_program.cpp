@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 #include "ir/writer.h"
 #include "program_generator.h"
 
@@ -29,8 +29,7 @@ int main(int argc, char** argv) try {
     Document doc;
     ptoplug::tools::generateProgram(doc, n, sameWindow);
     WriteOptions options{format == "json" ? Format::Json : Format::MsgPack, false};
-    if (auto err =
-            ptoplug::io::writeFileAtomically(out, [&](Sink& sink) { return writeDocument(doc, options, sink); })) {
+    if (auto err = ptoplug::io::writeOutput(out, [&](Sink& sink) { return writeDocument(doc, options, sink); })) {
         std::cerr << "pto-gen: " << err->format() << "\n";
         return 1;
     }

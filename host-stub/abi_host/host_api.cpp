@@ -917,6 +917,23 @@ const pto_host_api kApi = {
 
 const pto_host_api& hostApi() { return kApi; }
 
+std::string statusName(pto_status status) {
+    switch (status) {
+        case PTO_OK: return "PTO_OK";
+        case PTO_ERR_INVALID_HANDLE: return "PTO_ERR_INVALID_HANDLE";
+        case PTO_ERR_OUT_OF_RANGE: return "PTO_ERR_OUT_OF_RANGE";
+        case PTO_ERR_WRONG_KIND: return "PTO_ERR_WRONG_KIND";
+        case PTO_ERR_NOT_FOUND: return "PTO_ERR_NOT_FOUND";
+        case PTO_ERR_INVALID_ARGUMENT: return "PTO_ERR_INVALID_ARGUMENT";
+        case PTO_ERR_UNSUPPORTED: return "PTO_ERR_UNSUPPORTED";
+        case PTO_ERR_USER: return "PTO_ERR_USER";
+        case PTO_ERR_INTERNAL: return "PTO_ERR_INTERNAL";
+    }
+    return "status " + std::to_string(static_cast<int>(status));
+}
+
+bool isKnownStatus(pto_status status) { return statusName(status).rfind("PTO_", 0) == 0; }
+
 bool RunOutcome::failed() const {
     if (status != PTO_OK) return true;
     for (const Diagnostic& d : diagnostics)

@@ -51,6 +51,11 @@ struct RunOutcome {
     bool failed() const;
 };
 
+/// "PTO_ERR_USER", ...; "status N" for a value that is not a pto_status.
+std::string statusName(pto_status status);
+/// True if `status` is one of the pto_status values this host knows.
+bool isKnownStatus(pto_status status);
+
 /// Runs `fn` (a pass or verifier run function) over `doc` and applies its pending insertions.
 RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*));
 

@@ -2,13 +2,13 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "driver/batch.h"
 #include "driver/process_file.h"
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
@@ -33,6 +33,18 @@ std::vector<std::string> defaultManifests() {
     return out;
 }
 
+// Text for the host's own stdout, every byte checked: a full disk or a closed pipe is exit 6.
+int printOut(const std::string& text, host::DiagnosticsFormat format) {
+    if (auto err = io::writeOutput("-", [&](ir::Sink& sink) {
+            sink.write(text);
+            return ir::Status();
+        })) {
+        std::cerr << host::formatError(*err, format);
+        return host::kExitOutput;
+    }
+    return host::kExitOk;
+}
+
 ir::Format parseFormat(const std::string& s) {
     if (s == "json") return ir::Format::Json;
     if (s == "msgpack") return ir::Format::MsgPack;
@@ -42,6 +54,10 @@ ir::Format parseFormat(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) try {
+    // Plugin code may print: its stdout goes to stderr, the host's output to the real stdout.
+    io::reserveStdoutForHost();
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"pto-host: run pass plugins over serialized pypto IR (MessagePack or JSON)"};
     app.set_version_flag("--version", std::string("pto-host 0.1.0 (ptoplug ABI ") + std::to_string(PTO_ABI_MAJOR) +
                                           "." + std::to_string(PTO_ABI_MINOR) + ")");
@@ -67,6 +83,22 @@ int main(int argc, char** argv) try {
         cmd->add_flag("--pretty", fileOptions.pretty, "indented JSON for people");
     };
 
+    host::IsolationOptions isolation;
+    isolation.jobs = host::availableCpus();
+    bool inPlace = false;
+    auto addIsolationOptions = [&](CLI::App* cmd) {
+        cmd->add_option("--timeout", isolation.timeoutSeconds,
+                        "seconds one file may take before its worker is stopped (0: no limit)")
+            ->capture_default_str()
+            ->check(CLI::NonNegativeNumber);
+        cmd->add_option("--memory-limit", isolation.memoryLimitMiB, "MiB of address space per worker (0: no limit)")
+            ->capture_default_str();
+        cmd->add_option("--crash-reproducer", isolation.crashReproducerDir,
+                        "where to save a reproducer when plugin code crashes or hangs (default: a new temporary "
+                        "folder, named in the message)");
+        cmd->add_flag("--in-place", inPlace, "allow outputs that overwrite inputs (the pass is not idempotent)");
+    };
+
     std::string input, output = "-";
     auto* run = app.add_subcommand("run", "run the pipeline's plugin passes over one program");
     run->add_option("input", input, "IR file (- for stdin)")->required();
@@ -77,17 +109,18 @@ int main(int argc, char** argv) try {
     run->add_flag("--time-passes", fileOptions.timePasses, "report each pass's time on stderr");
     bool noVerify = false;
     run->add_flag("--no-verify", noVerify, "skip the property verifiers after each pass");
+    addIsolationOptions(run);
 
     std::vector<std::string> inputs;
     std::string outDir;
-    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto* batch = app.add_subcommand("batch", "run the pipeline over many programs, each isolated");
     batch->add_option("inputs", inputs, "files, directories and globs")->required();
     batch->add_option("--out-dir", outDir, "where outputs go, under their input names")->required();
-    batch->add_option("-j,--jobs", jobs, "files processed at once (default: the number of cores)")
+    batch->add_option("-j,--jobs", isolation.jobs, "files processed at once (default: the CPUs this process may use)")
         ->check(CLI::Range(1, 1024));
     addOutputOptions(batch);
     batch->add_flag("--no-verify", noVerify, "skip the property verifiers after each pass");
+    addIsolationOptions(batch);
 
     auto* convert = app.add_subcommand("convert", "convert between JSON and MessagePack (no pass)");
     convert->add_option("input", input, "IR file (- for stdin)")->required();
@@ -117,49 +150,31 @@ int main(int argc, char** argv) try {
             std::cerr << host::formatError(doc.error(), diagFormat);
             return host::kExitBadInput;
         }
-        if (*print) {
-            std::cout << ir::printProgram(**doc);
-            return host::kExitOk;
-        }
-        ir::WriteOptions write{fileOptions.outputFormat, fileOptions.pretty};
-        if (auto err =
-                io::writeFileAtomically(output, [&](ir::Sink& s) { return ir::writeDocument(**doc, write, s); })) {
-            std::cerr << host::formatError(*err, diagFormat);
-            return host::kExitOutput;
-        }
-        return host::kExitOk;
+        if (*print) return printOut(ir::printProgram(**doc), diagFormat);
+        host::FileReport written = host::writeProgram(**doc, output, fileOptions);
+        std::cerr << written.messages;
+        return written.exitCode;
     }
 
     // Plugins and the pipeline are checked before any IR is read.
     std::vector<std::string> manifests = noDefaultPlugins ? std::vector<std::string>{} : defaultManifests();
     manifests.insert(manifests.end(), pluginManifests.begin(), pluginManifests.end());
-    std::vector<host::Plugin> plugins;
-    for (const std::string& m : manifests) {
-        auto plugin = host::loadFromManifest(m);
-        if (!plugin) {
-            std::cerr << host::formatError(plugin.error(), diagFormat);
-            return host::kExitPlugin;
-        }
-        plugins.push_back(std::move(*plugin));
-    }
-    auto pipeline = host::buildPipeline(std::move(plugins));
+    auto pipeline = host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
     if (!pipeline) {
         std::cerr << host::formatError(pipeline.error(), diagFormat);
         return host::kExitPlugin;
     }
 
-    if (*pipelineCmd) {
-        for (size_t i = 0; i < (*pipeline)->stages.size(); ++i) {
-            const host::Stage& s = (*pipeline)->stages[i];
-            std::string name = s.name + (s.occurrence > 1 ? " #" + std::to_string(s.occurrence) : "");
-            std::printf("%3zu  %-30s %s\n", i, name.c_str(),
-                        s.plugin ? ("[plugin " + s.plugin->manifest.name + " " + s.plugin->manifest.version + ": " +
-                                    s.plugin->manifest.library + "]")
-                                       .c_str()
-                                 : "(skipped: not implemented by the stub host)");
+    if (*pipelineCmd) return printOut(host::describePipeline(**pipeline), diagFormat);
+
+    auto spareInputs = [&](const std::vector<std::string>& ins, const std::string& dir,
+                           const std::vector<host::BatchItem>& items) {
+        if (auto err = host::checkOutputsSpareInputs(ins, dir, items, inPlace)) {
+            std::cerr << host::formatError(*err, diagFormat);
+            return false;
         }
-        return host::kExitOk;
-    }
+        return true;
+    };
 
     if (*run) {
         size_t skipped = 0;
@@ -168,9 +183,11 @@ int main(int argc, char** argv) try {
             std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
                       << " pipeline stages are not implemented by the stub host and are skipped (pto-host pipeline "
                          "lists them)\n";
-        host::FileReport report = host::processFile(**pipeline, input, output, fileOptions);
-        std::cerr << report.messages;
-        return report.exitCode;
+        std::vector<host::BatchItem> one{{input, output, {}}};
+        if (!spareInputs({input}, "", one)) return host::kExitUsage;
+        isolation.jobs = 1;
+        isolation.summary = false;
+        return host::runBatch(**pipeline, one, fileOptions, isolation);
     }
 
     auto items = host::expandBatchInputs(inputs, outDir);
@@ -178,7 +195,8 @@ int main(int argc, char** argv) try {
         std::cerr << host::formatError(items.error(), diagFormat);
         return host::kExitUsage;
     }
-    return host::runBatch(**pipeline, *items, jobs, fileOptions);
+    if (!spareInputs(inputs, outDir, *items)) return host::kExitUsage;
+    return host::runBatch(**pipeline, *items, fileOptions, isolation);
 }
 // Errors are values inside the host; an exception reaching here (e.g. out of memory) is an internal error.
 catch (const std::exception& e) {

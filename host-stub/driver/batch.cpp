@@ -1,48 +1,146 @@
 #include "driver/batch.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <set>
+
+#include "driver/crash_reproducer.h"
+#include "io/output_file.h"
+#include "io/subprocess.h"
 
 namespace ptoplug::host {
 namespace fs = std::filesystem;
 
 namespace {
 
-// A worker process: takes item indices on `toWorker`, answers each with a frame on `fromWorker`.
-struct Worker {
-    pid_t pid = -1;
-    int toWorker = -1;
-    int fromWorker = -1;
-    std::deque<size_t> queue;  ///< items sent and not yet answered, in order; the front is in progress
-    std::string buffer;
+using FileId = std::pair<dev_t, ino_t>;
+
+std::optional<FileId> fileId(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+// --- listing the inputs ----------------------------------------------------------------------------
+
+class InputLister {
+public:
+    InputLister(std::vector<BatchItem>& items, const std::string& outDir) : items_(items), outDir_(outDir) {}
+
+    void file(const fs::path& input, const fs::path& relative) {
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}});
+    }
+
+    // Follows linked folders, but never into a folder it is already inside (a link loop).
+    void folder(const fs::path& dir, const fs::path& relative) {
+        std::optional<FileId> id = fileId(dir.string());
+        if (id && !inside_.insert(*id).second)
+            return problem(dir, relative, "a symbolic link loop: this folder contains itself");
+        std::error_code ec;
+        std::vector<fs::path> entries;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+        if (ec) problem(dir, relative, "cannot read this folder: " + ec.message());
+        std::sort(entries.begin(), entries.end());
+        for (const fs::path& entry : entries) {
+            fs::path rel = relative / entry.filename();
+            std::error_code sec;
+            fs::file_status st = fs::status(entry, sec);
+            if (sec || !fs::exists(st)) {
+                bool link = fs::is_symlink(fs::symlink_status(entry, sec));
+                problem(entry, rel, link ? "a dangling symbolic link (or a link loop)" : "cannot read this entry");
+            } else if (fs::is_directory(st)) {
+                folder(entry, rel);
+            } else if (fs::is_regular_file(st)) {
+                file(entry, rel);
+            } else {
+                problem(entry, rel, "not a regular file (a FIFO, socket or device)");
+            }
+        }
+        if (id) inside_.erase(*id);
+    }
+
+private:
+    void problem(const fs::path& input, const fs::path& relative, std::string what) {
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), std::move(what)});
+    }
+    std::vector<BatchItem>& items_;
+    const std::string& outDir_;
+    std::set<FileId> inside_;
 };
 
-bool writeAll(int fd, const void* data, size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        p += n;
-        size -= static_cast<size_t>(n);
+// The folder part of a glob before its first wildcard: outputs keep their path relative to it.
+fs::path globBase(const std::string& pattern) {
+    fs::path p(pattern.substr(0, pattern.find_first_of("*?[")));
+    return pattern.find_first_of("*?[") == std::string::npos || pattern.back() == '/' ? p : p.parent_path();
+}
+
+// --- describing where a worker was ----------------------------------------------------------------
+
+std::string describeWhere(const Pipeline& pipeline, Phase phase, int stageIndex, int property) {
+    const Stage* stage = stageIndex >= 0 && static_cast<size_t>(stageIndex) < pipeline.stages.size()
+                             ? &pipeline.stages[stageIndex]
+                             : nullptr;
+    switch (phase) {
+        case Phase::Idle: return "between files";
+        case Phase::Load: return "while loading plugins";
+        case Phase::Read: return "while reading the input";
+        case Phase::Write: return "while writing the output";
+        case Phase::Pass:
+            if (stage && stage->plugin)
+                return "in pass '" + stage->name + "' of plugin " + describePlugin(*stage->plugin);
+            break;
+        case Phase::Check:
+            if (stage) return "in the host's structural check after pass '" + stage->name + "'";
+            break;
+        case Phase::Verify:
+            if (stage && property >= 0 && static_cast<size_t>(property) < stage->produced.size()) {
+                const std::string& name = stage->produced[property];
+                const Plugin* owner = pipeline.verifierPlugin(name);
+                return "in the verifier of property '" + name + "'" +
+                       (owner ? " of plugin " + describePlugin(*owner) : std::string()) + ", after pass '" +
+                       stage->name + "'";
+            }
+            break;
     }
-    return true;
+    return "in the pipeline";
+}
+
+bool runsPluginCode(Phase phase) { return phase == Phase::Pass || phase == Phase::Verify || phase == Phase::Load; }
+
+// --- workers ------------------------------------------------------------------------------------
+
+WorkerProgress* gWorkerProgress = nullptr;
+
+// An allocation failed: flag it for the parent (a memory limit is the likely cause), then fail as usual.
+void onOutOfMemory() {
+    if (gWorkerProgress) gWorkerProgress->outOfMemory.store(1);
+    std::set_new_handler(nullptr);
+    throw std::bad_alloc();
+}
+
+int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 bool readAll(int fd, void* data, size_t size) {
     char* p = static_cast<char*>(data);
     while (size > 0) {
-        ssize_t n = read(fd, p, size);
+        ssize_t n = ::read(fd, p, size);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
         p += n;
@@ -51,88 +149,118 @@ bool readAll(int fd, void* data, size_t size) {
     return true;
 }
 
-// The worker's loop: one file at a time until the parent closes the pipe. Frame: item, exit code,
+// The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
 // message length, message.
-[[noreturn]] void workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-                             int in, int out) {
+int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+               WorkerProgress& progress, int in, int out) {
+    gWorkerProgress = &progress;
     uint32_t index = 0;
     while (readAll(in, &index, sizeof index)) {
-        FileReport report = processFile(pipeline, items[index].input, items[index].output, options);
+        const BatchItem& item = items[index];
+        progress.item.store(index);
+        progress.itemStartNs.store(nowNs());
+        std::set_new_handler(onOutOfMemory);
+        FileReport report;
+        try {
+            report = processFile(pipeline, item.input, item.output, options, &progress);
+        } catch (const std::exception& e) {
+            const bool oom = progress.outOfMemory.load() != 0;
+            report.exitCode = kExitInternal;
+            report.messages += formatError(
+                ir::fileError(item.input,
+                              std::string(oom ? "out of memory" : "uncaught exception: " + std::string(e.what())) +
+                                  " " +
+                                  describeWhere(pipeline, progress.currentPhase(), progress.stage, progress.property) +
+                                  "; no output was written",
+                              runsPluginCode(progress.currentPhase()) ? "report this to the plugin's authors"
+                                                                      : "report this as a bug in pto-host"),
+                options.diagnostics);
+        }
+        progress.enter(Phase::Idle);
         uint32_t header[3] = {index, static_cast<uint32_t>(report.exitCode),
                               static_cast<uint32_t>(report.messages.size())};
-        if (!writeAll(out, header, sizeof header) || !writeAll(out, report.messages.data(), report.messages.size()))
-            _exit(kExitInternal);
+        if (!io::writeAll(out, header, sizeof header) ||
+            !io::writeAll(out, report.messages.data(), report.messages.size()))
+            return kExitInternal;
     }
-    _exit(0);
+    return 0;
 }
 
-bool spawn(Worker& w, const std::vector<Worker>& others, const Pipeline& pipeline, const std::vector<BatchItem>& items,
-           const FileOptions& options) {
-    int down[2], up[2];
-    if (pipe(down) != 0) return false;
-    if (pipe(up) != 0) {
-        close(down[0]);
-        close(down[1]);
-        return false;
-    }
-    std::fflush(nullptr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(down[1]);
-        close(up[0]);
-        // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
-        for (const Worker& other : others)
-            if (&other != &w && other.pid > 0) {
-                close(other.toWorker);
-                close(other.fromWorker);
-            }
-        workerMain(pipeline, items, options, down[0], up[1]);
-    }
-    close(down[0]);
-    close(up[1]);
-    if (pid < 0) {
-        close(down[1]);
-        close(up[0]);
-        return false;
-    }
-    w = Worker{pid, down[1], up[0], {}, {}};
-    return true;
+struct Worker {
+    std::optional<io::Child> child;
+    size_t slot = 0;           ///< its WorkerProgress
+    std::deque<size_t> queue;  ///< items sent and not yet answered, in order; the front is in progress
+    std::string buffer;
+};
+
+// --- interruption ----------------------------------------------------------------------------------
+
+int gInterruptPipe[2] = {-1, -1};
+volatile sig_atomic_t gInterruptSignal = 0;
+
+void onInterrupt(int sig) {
+    gInterruptSignal = sig;
+    char byte = 0;
+    [[maybe_unused]] ssize_t n = ::write(gInterruptPipe[1], &byte, 1);
 }
 
-// Removes temporary files a crashed child may have left beside its output.
-void removeTemporaries(const std::string& output) {
-    fs::path out(output);
-    std::error_code ec;
-    fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
-    std::string prefix = out.filename().string() + ".tmp.";
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().filename().string().rfind(prefix, 0) == 0) fs::remove(e.path(), ec);
-}
+// SIGINT and SIGTERM wake the batch loop through a pipe while the batch runs.
+class InterruptGuard {
+public:
+    InterruptGuard() {
+        if (::pipe2(gInterruptPipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
+        struct sigaction sa {};
+        sa.sa_handler = onInterrupt;
+        ::sigaction(SIGINT, &sa, &oldInt_);
+        ::sigaction(SIGTERM, &sa, &oldTerm_);
+    }
+    ~InterruptGuard() {
+        ::sigaction(SIGINT, &oldInt_, nullptr);
+        ::sigaction(SIGTERM, &oldTerm_, nullptr);
+        for (int& fd : gInterruptPipe) {
+            if (fd >= 0) ::close(fd);
+            fd = -1;
+        }
+    }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+private:
+    struct sigaction oldInt_ {};
+    struct sigaction oldTerm_ {};
+};
 
 }  // namespace
+
+int availableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return std::max(1, CPU_COUNT(&set));
+}
 
 ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs,
                                                        const std::string& outDir) {
     std::vector<BatchItem> items;
-    auto add = [&](const fs::path& input, const fs::path& relative) {
-        items.push_back({input.string(), (fs::path(outDir) / relative).string()});
-    };
+    InputLister lister(items, outDir);
     for (const std::string& arg : inputs) {
         std::error_code ec;
         if (fs::is_directory(arg, ec)) {
-            std::vector<fs::path> files;
-            for (const auto& e : fs::recursive_directory_iterator(arg, ec))
-                if (e.is_regular_file()) files.push_back(e.path());
-            std::sort(files.begin(), files.end());
-            for (const fs::path& f : files) add(f, fs::relative(f, arg));
+            lister.folder(arg, {});
         } else if (arg.find_first_of("*?[") != std::string::npos) {
             glob_t g{};
+            fs::path base = globBase(arg);
             if (glob(arg.c_str(), 0, nullptr, &g) == 0)
-                for (size_t i = 0; i < g.gl_pathc; ++i)
-                    if (fs::is_regular_file(g.gl_pathv[i], ec)) add(g.gl_pathv[i], fs::path(g.gl_pathv[i]).filename());
+                for (size_t i = 0; i < g.gl_pathc; ++i) {
+                    fs::path match(g.gl_pathv[i]);
+                    if (fs::is_directory(match, ec))
+                        lister.folder(match, match.lexically_relative(base));
+                    else if (fs::is_regular_file(match, ec))
+                        lister.file(match, match.lexically_relative(base));
+                }
             globfree(&g);
         } else if (fs::is_regular_file(arg, ec)) {
-            add(arg, fs::path(arg).filename());
+            lister.file(arg, fs::path(arg).filename());
         } else {
             return ir::fileError(arg, "no such input file or directory", "check the path");
         }
@@ -152,114 +280,278 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
     return items;
 }
 
+ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                   const std::vector<BatchItem>& items, bool allowInPlace) {
+    if (allowInPlace) return std::nullopt;
+    const char* hint =
+        "write the outputs elsewhere, or pass --in-place to overwrite the inputs (MaterializeDistTensorCtx is not "
+        "idempotent: a second run adds another set of contexts)";
+    if (!outDir.empty()) {
+        std::map<FileId, std::string> inputFolders;
+        for (const std::string& in : inputs) {
+            std::error_code ec;
+            if (fs::is_directory(in, ec))
+                if (auto id = fileId(in)) inputFolders.emplace(*id, in);
+        }
+        // The output folder and each of its existing ancestors, through any links.
+        for (fs::path p = fs::absolute(outDir).lexically_normal(); !p.empty(); p = p.parent_path()) {
+            if (auto id = fileId(p.string()); id && inputFolders.count(*id))
+                return ir::fileError(outDir,
+                                     "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
+                                         ": outputs would overwrite or join the inputs",
+                                     hint);
+            if (p == p.root_path()) break;
+        }
+    }
+    std::set<FileId> inputFiles;
+    for (const BatchItem& item : items)
+        if (item.problem.empty() && item.input != "-")
+            if (auto id = fileId(item.input)) inputFiles.insert(*id);
+    for (const BatchItem& item : items)
+        if (item.problem.empty())
+            if (auto id = fileId(item.output); id && inputFiles.count(*id))
+                return ir::fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
+    return std::nullopt;
+}
+
 // Workers are long-lived (a fork per worker, not per file); a worker that dies takes only the file it
 // was processing with it, is reported for that file, and is replaced.
-int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int jobs, const FileOptions& options) {
+int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+             const IsolationOptions& isolation) {
     std::set<fs::path> dirs;
-    for (const BatchItem& item : items) dirs.insert(fs::path(item.output).parent_path());
+    for (const BatchItem& item : items)
+        if (item.problem.empty() && item.output != "-") dirs.insert(fs::path(item.output).parent_path());
     for (const fs::path& dir : dirs) {
         std::error_code ec;
-        fs::create_directories(dir, ec);
+        if (!dir.empty()) fs::create_directories(dir, ec);
     }
-    signal(SIGPIPE, SIG_IGN);
-    bool progress = isatty(STDERR_FILENO);
+    const bool progressLine = isolation.summary && ::isatty(STDERR_FILENO);
     size_t done = 0, failed = 0;
     int worst = kExitOk;
-    auto finish = [&](size_t item, int code, const std::string& messages) {
+    auto finish = [&](int code, const std::string& messages) {
         ++done;
         if (code != kExitOk) {
             ++failed;
             worst = std::max(worst, code);
         }
-        if (progress) std::fputs("\r\033[K", stderr);
+        if (progressLine) std::fputs("\r\033[K", stderr);
         std::fputs(messages.c_str(), stderr);
-        if (progress) std::fprintf(stderr, "[%zu/%zu] %zu failed", done, items.size(), failed);
-        (void)item;
+        if (progressLine) std::fprintf(stderr, "[%zu/%zu] %zu failed", done, items.size(), failed);
     };
-    std::vector<Worker> workers(static_cast<size_t>(std::min<size_t>(static_cast<size_t>(jobs), items.size())));
-    for (Worker& w : workers)
-        if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
+
+    std::deque<size_t> pending;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].problem.empty()) {
+            pending.push_back(i);
+            continue;
+        }
+        finish(kExitBadInput,
+               formatError(ir::fileError(items[i].input, items[i].problem + "; skipped", "fix or remove this entry"),
+                           options.diagnostics));
+    }
+    const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation.jobs)), pending.size());
+    ProgressBoard board(jobs);
+    if (!board.ok()) return kExitInternal;
+    InterruptGuard interrupts;
+    std::vector<Worker> workers(jobs);
+    io::ChildOptions childOptions;
+    childOptions.ignoreInterrupts = true;
+    childOptions.memoryLimitMiB = isolation.memoryLimitMiB;
+    auto spawn = [&](Worker& w) {
+        board[w.slot].enter(Phase::Idle);
+        board[w.slot].outOfMemory.store(0);
+        w.child = io::Child::fork(
+            [&](int in, int out) {
+                // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
+                for (Worker& other : workers)
+                    if (&other != &w && other.child) {
+                        ::close(other.child->in());
+                        ::close(other.child->out());
+                    }
+                return workerMain(pipeline, items, options, board[w.slot], in, out);
+            },
+            childOptions);
+        return w.child.has_value();
+    };
+    for (size_t i = 0; i < workers.size(); ++i) {
+        workers[i].slot = i;
+        if (!spawn(workers[i])) return kExitInternal;
+    }
     // Two items in flight per worker, so that a worker never idles while the parent answers.
     constexpr size_t kDepth = 2;
-    std::deque<size_t> pending;
-    for (size_t i = 0; i < items.size(); ++i) pending.push_back(i);
     auto assign = [&](Worker& w) {
         while (w.queue.size() < kDepth && !pending.empty()) {
             auto index = static_cast<uint32_t>(pending.front());
-            if (!writeAll(w.toWorker, &index, sizeof index)) return;
+            if (!io::writeAll(w.child->in(), &index, sizeof index)) return;
             w.queue.push_back(pending.front());
             pending.pop_front();
         }
     };
+    // A worker ended without answering for the front of its queue: report that file, give the files
+    // it had not started back, replace the worker.
+    auto buried = [&](Worker& w, bool timedOut) {
+        const WorkerProgress& progress = board[w.slot];
+        const Phase phase = progress.currentPhase();
+        const int stage = progress.stage, property = progress.property;
+        const pid_t pid = w.child->pid();
+        io::ChildEnd end = w.child->wait();
+        size_t item = w.queue.front();
+        ::unlink(io::temporaryPathFor(items[item].output, pid).c_str());
+        w.queue.pop_front();
+        pending.insert(pending.begin(), w.queue.begin(), w.queue.end());
+        w.queue.clear();
+        w.buffer.clear();
+        const BatchItem& it = items[item];
+        const bool oom = isolation.memoryLimitMiB > 0 &&
+                         (progress.outOfMemory.load() != 0 ||
+                          static_cast<uint64_t>(end.peakRssKiB) >= (isolation.memoryLimitMiB << 10) * 9 / 10);
+        std::string what;
+        int code = kExitInternal;
+        if (timedOut) {
+            what = "timed out after " + std::to_string(static_cast<long long>(isolation.timeoutSeconds)) +
+                   " s (the --timeout limit)";
+        } else if (oom) {
+            what = "exceeded the memory limit of " + std::to_string(isolation.memoryLimitMiB) +
+                   " MiB (--memory-limit) and died of " + end.describe();
+        } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS && phase == Phase::Read) {
+            what = "the input changed (was truncated?) while it was being read";
+            code = kExitBadInput;
+        } else if (end.how == io::ChildEnd::How::Signaled) {
+            what = "crashed with " + end.describe();
+        } else {
+            what = "ended the process with " + end.describe() + " instead of returning";
+        }
+        ir::IrError error = ir::fileError(
+            it.input, what + " " + describeWhere(pipeline, phase, stage, property) + "; no output was written", "");
+        if (code == kExitBadInput) {
+            error.hint = "do not change an input while pto-host reads it";
+        } else if (runsPluginCode(phase) || phase == Phase::Check) {
+            auto reproducer = writeCrashReproducer(pipeline, it.input, isolation.crashReproducerDir, what);
+            error.hint = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " + *reproducer +
+                                          "/replay.sh, and report it to the plugin's authors"
+                                    : "report this to the plugin's authors";
+        } else {
+            error.hint = "report this as a bug in pto-host";
+        }
+        finish(code, formatError(error, options.diagnostics));
+        if (!pending.empty() && !spawn(w)) return false;
+        return true;
+    };
+
+    auto stopAll = [&] {
+        for (Worker& w : workers) {
+            if (!w.child) continue;
+            w.child->kill(SIGKILL);
+            pid_t pid = w.child->pid();
+            w.child->wait();
+            // Only this run's temporaries: the one each killed worker had in flight, by its pid.
+            for (size_t item : w.queue) ::unlink(io::temporaryPathFor(items[item].output, pid).c_str());
+        }
+    };
+
     for (Worker& w : workers) assign(w);
+    const int64_t timeoutNs = static_cast<int64_t>(isolation.timeoutSeconds * 1e9);
     while (done < items.size()) {
         std::vector<pollfd> polls;
         std::vector<Worker*> busy;
-        for (Worker& w : workers)
-            if (!w.queue.empty()) {
-                polls.push_back(pollfd{w.fromWorker, POLLIN, 0});
-                busy.push_back(&w);
+        int waitMs = -1;
+        for (Worker& w : workers) {
+            if (w.queue.empty()) continue;
+            polls.push_back(pollfd{w.child->out(), POLLIN, 0});
+            busy.push_back(&w);
+            if (timeoutNs > 0 && board[w.slot].currentPhase() != Phase::Idle) {
+                int64_t left = board[w.slot].itemStartNs.load() + timeoutNs - nowNs();
+                int ms = static_cast<int>(std::clamp<int64_t>(left / 1000000 + 1, 0, 1000));
+                waitMs = waitMs < 0 ? ms : std::min(waitMs, ms);
+            } else if (timeoutNs > 0) {
+                waitMs = waitMs < 0 ? 100 : std::min(waitMs, 100);  // not started yet: look again soon
             }
+        }
         if (polls.empty()) return kExitInternal;
-        if (poll(polls.data(), polls.size(), -1) < 0 && errno != EINTR) return kExitInternal;
-        for (size_t i = 0; i < polls.size(); ++i) {
-            if (!polls[i].revents) continue;
+        polls.push_back(pollfd{gInterruptPipe[0], POLLIN, 0});
+        if (::poll(polls.data(), polls.size(), waitMs) < 0 && errno != EINTR) return kExitInternal;
+        if (gInterruptSignal) {
+            stopAll();
+            if (progressLine) std::fputs("\r\033[K", stderr);
+            std::fprintf(stderr, "pto-host: interrupted by %s: %zu of %zu files done, the rest not written\n",
+                         io::signalName(gInterruptSignal).c_str(), done, items.size());
+            return 128 + gInterruptSignal;
+        }
+        for (size_t i = 0; i < busy.size(); ++i) {
             Worker& w = *busy[i];
+            if (timeoutNs > 0 && board[w.slot].currentPhase() != Phase::Idle &&
+                nowNs() - board[w.slot].itemStartNs.load() > timeoutNs) {
+                w.child->kill(SIGKILL);
+                if (!buried(w, true)) return kExitInternal;
+                continue;
+            }
+            if (!polls[i].revents) continue;
             char chunk[4096];
-            ssize_t n = read(w.fromWorker, chunk, sizeof chunk);
+            ssize_t n = ::read(w.child->out(), chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
             if (n > 0) {
                 w.buffer.append(chunk, static_cast<size_t>(n));
                 uint32_t header[3];
                 while (w.buffer.size() >= sizeof header) {
                     std::memcpy(header, w.buffer.data(), sizeof header);
                     if (w.buffer.size() < sizeof header + header[2]) break;
-                    finish(w.queue.front(), static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
+                    finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
                     w.buffer.erase(0, sizeof header + header[2]);
                     w.queue.pop_front();
                 }
                 assign(w);
                 continue;
             }
-            // The worker died while processing the front of its queue: report that file, give the
-            // files it had not started back, and replace the worker.
-            close(w.fromWorker);
-            close(w.toWorker);
-            int status = 0;
-            waitpid(w.pid, &status, 0);
-            w.pid = w.toWorker = w.fromWorker = -1;
-            size_t item = w.queue.front();
-            w.queue.pop_front();
-            pending.insert(pending.begin(), w.queue.begin(), w.queue.end());
-            w.queue.clear();
-            w.buffer.clear();
-            std::string messages = items[item].input + ": error: ";
-            if (WIFSIGNALED(status)) {
-                int sig = WTERMSIG(status);
-                messages += "crashed with signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
-            } else {
-                messages +=
-                    "the worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-            }
-            messages += " while processing this file; no output was written\n";
-            removeTemporaries(items[item].output);
-            finish(item, kExitInternal, messages);
-            if (!pending.empty()) {
-                if (!spawn(w, workers, pipeline, items, options)) return kExitInternal;
-                assign(w);
-            }
+            if (!buried(w, false)) return kExitInternal;
+            assign(w);
         }
     }
-    for (Worker& w : workers) {
-        if (w.pid < 0) continue;
-        close(w.toWorker);
-        close(w.fromWorker);
-        int status = 0;
-        waitpid(w.pid, &status, 0);
-    }
-    if (progress) std::fputs("\r\033[K", stderr);
-    std::fprintf(stderr, "pto-host batch: %zu files, %zu ok, %zu failed\n", items.size(), items.size() - failed,
-                 failed);
+    for (Worker& w : workers)
+        if (w.child) w.child->wait();
+    if (progressLine) std::fputs("\r\033[K", stderr);
+    if (isolation.summary)
+        std::fprintf(stderr, "pto-host batch: %zu files, %zu ok, %zu failed\n", items.size(), items.size() - failed,
+                     failed);
     return worst;
+}
+
+ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
+                                                             double timeoutSeconds) {
+    auto load = [&](WorkerProgress* progress) -> ir::Expected<std::unique_ptr<Pipeline>> {
+        std::vector<Plugin> plugins;
+        for (size_t i = 0; i < manifests.size(); ++i) {
+            if (progress) progress->item.store(static_cast<uint32_t>(i));
+            auto plugin = loadFromManifest(manifests[i]);
+            if (!plugin) return plugin.error();
+            plugins.push_back(std::move(*plugin));
+        }
+        return buildPipeline(std::move(plugins));
+    };
+    ProgressBoard board(1);
+    if (!board.ok()) return ir::fileError("", "cannot allocate shared memory", "");
+    board[0].enter(Phase::Load);
+    io::ChildOptions options;
+    options.stdoutToStderr = true;
+    io::ChildRun probe = io::runInChild(
+        [&](int out) {
+            auto pipeline = load(&board[0]);
+            std::string verdict = pipeline ? "" : pipeline.error().format();
+            return io::writeAll(out, verdict.data(), verdict.size()) ? (pipeline ? 0 : 1) : 2;
+        },
+        timeoutSeconds, options);
+    if (!probe.end.exitedWith(0) && !(probe.end.exitedWith(1) && !probe.output.empty())) {
+        size_t i = board[0].item.load();
+        std::string manifest = i < manifests.size() ? manifests[i] : "<manifest>";
+        std::string what = probe.timedOut ? "did not finish loading within " +
+                                                std::to_string(static_cast<long long>(timeoutSeconds)) + " s"
+                                          : "ended the process with " + probe.end.describe();
+        return ir::fileError(
+            manifest,
+            "the plugin of this manifest " + what + " while loading (in a library constructor or its entry point)",
+            "fix the plugin, or remove this manifest from the pipeline");
+    }
+    // The plugins load without crashing: load them here (an error is reported as the child saw it).
+    return load(nullptr);
 }
 
 }  // namespace ptoplug::host

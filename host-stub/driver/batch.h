@@ -1,5 +1,6 @@
-// Many programs at once, in worker processes, so that an error or even a plugin crash on one file is
-// reported and every other file completes.
+// Programs through the pipeline in worker processes: `run` is a batch of one. A worker that crashes,
+// exits, hangs or runs out of memory fails its file with a message naming the plugin and the pass or
+// verifier (driver/progress.h); every other file still completes.
 #pragma once
 
 #include <string>
@@ -12,16 +13,46 @@ namespace ptoplug::host {
 struct BatchItem {
     std::string input;
     std::string output;
+    std::string problem;  ///< set when listing the inputs found this entry unusable: reported, not run
 };
 
-/// Files, directories (recursively; outputs keep the relative path) and globs, mapped into `outDir`
-/// under their own names. Fails (with a message) on a missing input or two inputs with one output.
+/// Files, directories (recursively, following linked folders once; outputs keep the relative path)
+/// and globs, mapped into `outDir` under their own names. Paths are computed from the inputs as given,
+/// never from a link's target. An unusable entry inside a tree (a loop, an unreadable folder, a
+/// dangling link, a FIFO) becomes an item with a `problem`; a missing top-level input, two inputs with
+/// one output, or an output that is an input are errors.
 ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs,
                                                        const std::string& outDir);
 
-/// Processes every item with up to `jobs` at a time; prints each file's messages as it finishes,
-/// a progress line when stderr is a terminal, and a summary. Returns 0 if every file succeeded, else
-/// the highest exit code of the failed files.
-int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, int jobs, const FileOptions& options);
+/// Fails unless `allowInPlace` when an output would be written to a path that is, or resolves to, one
+/// of the inputs, or `outDir` is or lies inside an input folder (the pass is not idempotent).
+ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                   const std::vector<BatchItem>& items, bool allowInPlace);
+
+/// The CPUs this process may run on (sched_getaffinity), at least 1: the default number of workers.
+int availableCpus();
+
+/// The default per-file time limit of `run` and `batch`, in seconds.
+inline constexpr double kDefaultTimeoutSeconds = 600;
+
+struct IsolationOptions {
+    int jobs = 1;
+    double timeoutSeconds = kDefaultTimeoutSeconds;  ///< per file; 0 = none
+    uint64_t memoryLimitMiB = 0;                     ///< per worker; 0 = none
+    std::string crashReproducerDir;                  ///< "" = a new temporary folder, named in the message
+    bool summary = true;                             ///< print the closing "N files, N ok" line
+};
+
+/// Processes every item, printing each file's messages as it finishes (and a progress line when
+/// stderr is a terminal). Returns 0 if every file succeeded, else the highest exit code of the failed
+/// files; 130/143 when interrupted by SIGINT/SIGTERM (workers stopped, no partial output left).
+int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+             const IsolationOptions& isolation);
+
+/// Loads the plugins of `manifests` and builds the pipeline, first in a child process, so that a
+/// plugin that crashes, exits or hangs in its constructors or entry point is reported as a plugin
+/// problem naming its manifest, never a dead host.
+ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
+                                                             double timeoutSeconds);
 
 }  // namespace ptoplug::host

@@ -3,9 +3,10 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
+#include "ir/validate.h"
 #include "ir/writer.h"
 
 namespace ptoplug::host {
@@ -79,6 +80,31 @@ std::vector<std::string> alreadyMaterialized(const ir::Document& doc) {
     return names;
 }
 
+// A failed run's exit code, and a host message when the plugin did not say why it failed.
+struct Failure {
+    int code;
+    std::string rule;
+    std::string message;  ///< empty when the plugin's own error diagnostics explain the failure
+};
+
+Failure classify(const RunOutcome& outcome, const std::string& who) {
+    if (!isKnownStatus(outcome.status))
+        return {kExitInternal, "pto-host.unknown-status",
+                who + " returned status " + std::to_string(static_cast<int>(outcome.status)) +
+                    ", which is not a pto_status; this is a bug in the plugin"};
+    bool internal = outcome.status == PTO_ERR_INTERNAL || outcome.status == PTO_ERR_INVALID_HANDLE;
+    bool explained = false;
+    for (const Diagnostic& d : outcome.diagnostics) {
+        internal = internal || d.severity == PTO_SEVERITY_INTERNAL_ERROR;
+        explained = explained || d.severity >= PTO_SEVERITY_ERROR;
+    }
+    Failure f{internal ? kExitInternal : kExitDiagnostics, "pto-host.silent-failure", ""};
+    if (!explained)
+        f.message =
+            who + " failed with status " + statusName(outcome.status) + " without an error diagnostic saying why";
+    return f;
+}
+
 }  // namespace
 
 std::string formatError(const ir::IrError& error, DiagnosticsFormat format) {
@@ -95,9 +121,24 @@ std::string formatError(const ir::IrError& error, DiagnosticsFormat format) {
     return error.format() + "\n";
 }
 
-FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
-                       const FileOptions& options) {
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options) {
     FileReport report;
+    ir::WriteOptions write{options.outputFormat, options.pretty};
+    if (auto err = io::writeOutput(output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink); })) {
+        if (err->file.empty()) err->file = output;
+        report.exitCode = kExitOutput;
+        report.messages = formatError(*err, options.diagnostics);
+    }
+    return report;
+}
+
+FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
+                       const FileOptions& options, WorkerProgress* progress) {
+    auto enter = [&](Phase phase, int stage = -1, int property = -1) {
+        if (progress) progress->enter(phase, stage, property);
+    };
+    FileReport report;
+    enter(Phase::Read);
     auto doc = ir::readFile(input);
     if (!doc) {
         report.exitCode = kExitBadInput;
@@ -106,6 +147,15 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     }
     std::string name = input == "-" ? "<stdin>" : input;
     auto emit = [&](const Diagnostic& d) { report.messages += formatDiagnostic(d, name, options.diagnostics); };
+    auto fail = [&](int code, const std::string& rule, const std::string& message) {
+        Diagnostic d;
+        d.severity = code == kExitInternal ? PTO_SEVERITY_INTERNAL_ERROR : PTO_SEVERITY_ERROR;
+        d.rule = rule;
+        d.message = message;
+        emit(d);
+        report.exitCode = code;
+        return report;
+    };
     if (pipeline.hasStage("MaterializeDistTensorCtx"))
         for (const std::string& fn : alreadyMaterialized(**doc))
             emit(hostWarning("pto-host.already-materialized",
@@ -114,9 +164,12 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
                                  "MaterializeDistTensorCtx will add another set (the pass is not idempotent)"));
     if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(**doc);
 
-    for (const Stage& stage : pipeline.stages) {
+    for (size_t i = 0; i < pipeline.stages.size(); ++i) {
+        const Stage& stage = pipeline.stages[i];
         if (!stage.pass) continue;
+        const int index = static_cast<int>(i);
         auto t0 = std::chrono::steady_clock::now();
+        enter(Phase::Pass, index);
         RunOutcome outcome = runThroughAbi(**doc, stage.pass->run);
         for (const Diagnostic& d : outcome.diagnostics) emit(d);
         if (options.timePasses)
@@ -124,36 +177,40 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
                 "time: " + stage.name + " " +
                 std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s\n";
         if (outcome.failed()) {
-            bool internal = outcome.status == PTO_ERR_INTERNAL || outcome.status == PTO_ERR_INVALID_HANDLE;
-            for (const Diagnostic& d : outcome.diagnostics)
-                internal = internal || d.severity == PTO_SEVERITY_INTERNAL_ERROR;
-            report.exitCode = internal ? kExitInternal : kExitDiagnostics;
+            Failure f = classify(outcome, "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin));
+            if (!f.message.empty()) return fail(f.code, f.rule, f.message);
+            report.exitCode = f.code;
             return report;
         }
+        // A pass may only produce what the readers accept: anything else must not reach a file.
+        enter(Phase::Check, index);
+        if (auto broken = ir::checkStructure(**doc))
+            return fail(kExitInternal, "pto-host.invalid-ir",
+                        "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin) +
+                            " left invalid IR: " + broken->message + (broken->pointer.empty() ? "" : " (at ") +
+                            broken->pointer + (broken->pointer.empty() ? "" : ")") + "; nothing was written");
         if (!options.verify) continue;
-        for (const std::string& property : stage.produced) {
+        for (size_t p = 0; p < stage.produced.size(); ++p) {
+            const std::string& property = stage.produced[p];
             const pto_verifier_desc* verifier = pipeline.verifier(property);
             if (!verifier) continue;
+            enter(Phase::Verify, index, static_cast<int>(p));
             RunOutcome checked = runThroughAbi(**doc, verifier->run);
             for (const Diagnostic& d : checked.diagnostics) emit(d);
             if (checked.failed()) {
-                Diagnostic d;
-                d.rule = "pto-host.verify";
-                d.message = "Verification failed after '" + stage.name + "' for property " + property;
-                emit(d);
-                report.exitCode = kExitDiagnostics;
-                return report;
+                Failure f = classify(checked, "the verifier of " + property);
+                if (f.code == kExitInternal && !f.message.empty()) return fail(f.code, f.rule, f.message);
+                return fail(f.code, "pto-host.verify",
+                            "Verification failed after '" + stage.name + "' for property " + property +
+                                (f.message.empty() ? "" : ": " + f.message));
             }
         }
     }
     if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(**doc);
-    ir::WriteOptions write{options.outputFormat, options.pretty};
-    if (auto err =
-            io::writeFileAtomically(output, [&](ir::Sink& sink) { return ir::writeDocument(**doc, write, sink); })) {
-        if (err->file.empty()) err->file = output;
-        report.exitCode = kExitOutput;
-        report.messages += formatError(*err, options.diagnostics);
-    }
+    enter(Phase::Write);
+    FileReport written = writeProgram(**doc, output, options);
+    report.exitCode = written.exitCode;
+    report.messages += written.messages;
     return report;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "abi_host/run_context.h"
+#include "driver/progress.h"
 #include "ir/document.h"
 #include "pipeline/pipeline.h"
 
@@ -39,9 +40,14 @@ struct FileReport {
 };
 
 /// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written
-/// when the file fails.
+/// when the file fails. After every pass the host checks the program's structure, so that a plugin
+/// that breaks it fails here and invalid IR is never written. `progress` (may be null) is told each
+/// phase as it starts. Runs plugin code: call it in a worker process (driver/batch.h).
 FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
-                       const FileOptions& options);
+                       const FileOptions& options, WorkerProgress* progress = nullptr);
+
+/// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options);
 
 /// Formats an error that concerns a whole file (not a node) like a diagnostic.
 std::string formatError(const ir::IrError& error, DiagnosticsFormat format);

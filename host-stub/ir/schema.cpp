@@ -1,5 +1,6 @@
 #include "ir/schema.h"
 
+#include <algorithm>
 #include <array>
 
 #include "ir/known_names.h"
@@ -10,9 +11,14 @@ namespace {
 using FK = FieldKind;
 using ES = EnumSet;
 
+using NC = NodeClass;
+
 FieldSpec req(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, true, false, e}; }
 FieldSpec opt(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, false, false, e}; }
 FieldSpec optNullable(uint32_t key, FK kind, ES e = ES::None) { return {key, kind, false, true, e}; }
+// Node-bearing fields, with the class of node they hold.
+FieldSpec req(uint32_t key, FK kind, NC c) { return {key, kind, true, false, ES::None, c}; }
+FieldSpec optNullable(uint32_t key, FK kind, NC c) { return {key, kind, false, true, ES::None, c}; }
 
 struct Table {
     std::array<NodeSchema, K::kCount> byType{};
@@ -40,65 +46,68 @@ struct Table {
     Table() {
         add(K::Program, {req(K::name, FK::Str), req(K::functions, FK::Functions)}, {K::functions});
         add(K::Function,
-            {req(K::name, FK::Str), req(K::params, FK::NodeList),
+            {req(K::name, FK::Str), req(K::params, FK::NodeList, NC::Var),
              opt(K::param_directions, FK::EnumList, ES::ParamDirection), opt(K::func_type, FK::Enum, ES::FunctionType),
              optNullable(K::level, FK::Enum, ES::Level), optNullable(K::role, FK::Enum, ES::Role),
              opt(K::attrs, FK::Attrs), opt(K::requires_runtime_binding, FK::Bool), req(K::return_types, FK::TypeList),
-             req(K::body, FK::Node)},
+             req(K::body, FK::Node, NC::Stmt)},
             {K::params, K::attrs, K::return_types, K::body}, {K::params, K::return_types, K::attrs, K::body}, {},
             false);
         add(K::Var, {req(K::type, FK::Type), req(K::name_hint, FK::Str)}, {K::type});
-        add(K::IterArg, {req(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::initValue, FK::Node)},
+        add(K::IterArg, {req(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::initValue, FK::Node, NC::Expr)},
             {K::type, K::initValue});
         add(K::MemRef,
-            {opt(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::base, FK::Node), req(K::byte_offset, FK::Node),
-             req(K::size, FK::UInt64), opt(K::is_pinned, FK::Bool), opt(K::slot_count, FK::UInt64),
-             optNullable(K::slot_index, FK::OptNode)},
+            {opt(K::type, FK::Type), req(K::name_hint, FK::Str), req(K::base, FK::Node, NC::Expr),
+             req(K::byte_offset, FK::Node, NC::Expr), req(K::size, FK::UInt64), opt(K::is_pinned, FK::Bool),
+             opt(K::slot_count, FK::UInt64), optNullable(K::slot_index, FK::OptNode, NC::Expr)},
             {K::type, K::base, K::byte_offset, K::slot_index}, {K::byte_offset, K::base, K::slot_index}, {K::type},
             false);
         add(K::WindowBuffer,
-            {opt(K::type, FK::Type), opt(K::name_hint, FK::Str), req(K::base, FK::Node), req(K::size, FK::Node),
-             opt(K::load_from_host, FK::Bool), opt(K::store_to_host, FK::Bool)},
+            {opt(K::type, FK::Type), opt(K::name_hint, FK::Str), req(K::base, FK::Node, NC::Expr),
+             req(K::size, FK::Node, NC::Expr), opt(K::load_from_host, FK::Bool), opt(K::store_to_host, FK::Bool)},
             {K::type, K::base, K::size}, {K::base, K::size}, {K::type}, false);
         add(K::ConstInt, {req(K::type, FK::Type), req(K::value, FK::Int64)}, {K::type});
         add(K::ConstFloat, {req(K::type, FK::Type), req(K::value, FK::Float)}, {K::type});
         add(K::ConstBool, {opt(K::type, FK::Type), req(K::value, FK::Bool)}, {K::type}, {}, {K::type}, false);
         add(K::Call,
-            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList), optNullable(K::attrs, FK::Attrs),
-             req(K::kwargs, FK::Attrs)},
+            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList, NC::Expr),
+             optNullable(K::attrs, FK::Attrs), req(K::kwargs, FK::Attrs)},
             {K::type, K::args, K::attrs, K::kwargs});
         add(K::Submit,
-            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList), req(K::deps, FK::NodeList),
-             optNullable(K::core_num, FK::OptNode), opt(K::sync_start, FK::Bool), opt(K::allow_early_resolve, FK::Bool),
-             optNullable(K::predicate, FK::OptNode), optNullable(K::attrs, FK::Attrs), req(K::kwargs, FK::Attrs)},
+            {req(K::type, FK::Type), req(K::op, FK::Op), req(K::args, FK::NodeList, NC::Expr),
+             req(K::deps, FK::NodeList, NC::Expr), optNullable(K::core_num, FK::OptNode, NC::Expr),
+             opt(K::sync_start, FK::Bool), opt(K::allow_early_resolve, FK::Bool),
+             optNullable(K::predicate, FK::OptNode, NC::Expr), optNullable(K::attrs, FK::Attrs),
+             req(K::kwargs, FK::Attrs)},
             {K::type, K::args, K::deps, K::core_num, K::predicate, K::attrs, K::kwargs});
-        add(K::MakeTuple, {opt(K::type, FK::Type), req(K::elements, FK::NodeList)}, {K::type, K::elements},
+        add(K::MakeTuple, {opt(K::type, FK::Type), req(K::elements, FK::NodeList, NC::Expr)}, {K::type, K::elements},
             {K::elements}, {K::type}, false);
-        add(K::TupleGetItemExpr, {opt(K::type, FK::Type), req(K::tuple, FK::Node), req(K::index, FK::Int32)},
+        add(K::TupleGetItemExpr, {opt(K::type, FK::Type), req(K::tuple, FK::Node, NC::Expr), req(K::index, FK::Int32)},
             {K::type, K::tuple}, {K::tuple}, {K::type}, false);
         for (uint32_t t = K::Add; t <= K::BitShiftRight; ++t)
-            add(t, {req(K::type, FK::Type), req(K::left, FK::Node), req(K::right, FK::Node)},
+            add(t, {req(K::type, FK::Type), req(K::left, FK::Node, NC::Expr), req(K::right, FK::Node, NC::Expr)},
                 {K::type, K::left, K::right});
         for (uint32_t t = K::Abs; t <= K::Cast; ++t)
-            add(t, {req(K::type, FK::Type), req(K::operand, FK::Node)}, {K::type, K::operand});
+            add(t, {req(K::type, FK::Type), req(K::operand, FK::Node, NC::Expr)}, {K::type, K::operand});
 
-        add(K::AssignStmt, {req(K::var, FK::Node), req(K::value, FK::Node)}, {K::var, K::value});
-        add(K::EvalStmt, {req(K::expr, FK::Node)}, {K::expr});
-        add(K::ReturnStmt, {req(K::value, FK::NodeList)}, {K::value});
-        add(K::YieldStmt, {req(K::value, FK::NodeList)}, {K::value});
-        add(K::SeqStmts, {req(K::stmts, FK::NodeList)}, {K::stmts});
+        add(K::AssignStmt, {req(K::var, FK::Node, NC::Var), req(K::value, FK::Node, NC::Expr)}, {K::var, K::value});
+        add(K::EvalStmt, {req(K::expr, FK::Node, NC::Expr)}, {K::expr});
+        add(K::ReturnStmt, {req(K::value, FK::NodeList, NC::Expr)}, {K::value});
+        add(K::YieldStmt, {req(K::value, FK::NodeList, NC::Expr)}, {K::value});
+        add(K::SeqStmts, {req(K::stmts, FK::NodeList, NC::Stmt)}, {K::stmts});
         add(K::IfStmt,
-            {req(K::condition, FK::Node), req(K::then_body, FK::Node), optNullable(K::else_body, FK::OptNode),
-             req(K::return_vars, FK::NodeList)},
+            {req(K::condition, FK::Node, NC::Expr), req(K::then_body, FK::Node, NC::Stmt),
+             optNullable(K::else_body, FK::OptNode, NC::Stmt), req(K::return_vars, FK::NodeList, NC::Var)},
             {K::condition, K::then_body, K::else_body, K::return_vars});
         add(K::ForStmt,
-            {req(K::loop_var, FK::Node), req(K::start, FK::Node), req(K::stop, FK::Node), req(K::step, FK::Node),
-             req(K::iter_args, FK::NodeList), req(K::body, FK::Node), req(K::return_vars, FK::NodeList),
+            {req(K::loop_var, FK::Node, NC::Var), req(K::start, FK::Node, NC::Expr), req(K::stop, FK::Node, NC::Expr),
+             req(K::step, FK::Node, NC::Expr), req(K::iter_args, FK::NodeList, NC::IterArg),
+             req(K::body, FK::Node, NC::Stmt), req(K::return_vars, FK::NodeList, NC::Var),
              opt(K::kind, FK::Enum, ES::ForKind), optNullable(K::attrs, FK::Attrs)},
             {K::loop_var, K::start, K::stop, K::step, K::iter_args, K::body, K::return_vars, K::attrs});
         add(K::WhileStmt,
-            {req(K::condition, FK::Node), req(K::iter_args, FK::NodeList), req(K::body, FK::Node),
-             req(K::return_vars, FK::NodeList)},
+            {req(K::condition, FK::Node, NC::Expr), req(K::iter_args, FK::NodeList, NC::IterArg),
+             req(K::body, FK::Node, NC::Stmt), req(K::return_vars, FK::NodeList, NC::Var)},
             {K::iter_args, K::condition, K::body, K::return_vars},
             {K::condition, K::iter_args, K::body, K::return_vars}, {}, false);
         add(K::BreakStmt, {}, {});
@@ -108,7 +117,7 @@ struct Table {
         auto scope = [&](uint32_t type, std::vector<FieldSpec> extra, std::vector<uint32_t> emit,
                          std::vector<uint32_t> read) {
             extra.push_back(opt(K::name_hint, FK::Str));
-            extra.push_back(req(K::body, FK::Node));
+            extra.push_back(req(K::body, FK::Node, NC::Stmt));
             extra.push_back(optNullable(K::attrs, FK::Attrs));
             add(type, std::move(extra), std::move(emit), std::move(read), {}, false);
         };
@@ -117,12 +126,12 @@ struct Table {
         scope(K::ClusterScopeStmt, {}, bodyAttrs, bodyAttrs);
         scope(K::HierarchyScopeStmt, {req(K::level, FK::Enum, ES::Level), optNullable(K::role, FK::Enum, ES::Role)},
               bodyAttrs, bodyAttrs);
-        scope(K::SpmdScopeStmt, {req(K::core_num, FK::Node), opt(K::sync_start, FK::Bool)},
+        scope(K::SpmdScopeStmt, {req(K::core_num, FK::Node, NC::Expr), opt(K::sync_start, FK::Bool)},
               {K::body, K::attrs, K::core_num}, {K::core_num, K::body, K::attrs});
         scope(K::SplitAivScopeStmt, {req(K::split, FK::Enum, ES::SplitMode), req(K::count, FK::Int32)}, bodyAttrs,
               bodyAttrs);
         scope(K::RuntimeScopeStmt, {opt(K::manual, FK::Bool)}, bodyAttrs, bodyAttrs);
-        scope(K::CommDomainScopeStmt, {req(K::devices, FK::Int64List), req(K::slots, FK::NodeList)},
+        scope(K::CommDomainScopeStmt, {req(K::devices, FK::Int64List), req(K::slots, FK::NodeList, NC::WindowBuffer)},
               {K::body, K::attrs, K::slots}, {K::slots, K::body, K::attrs});
     }
 };
@@ -137,6 +146,43 @@ const Table& table() {
 const NodeSchema* schemaFor(uint32_t nodeType) {
     const Table& t = table();
     return nodeType < K::kCount && t.known[nodeType] ? &t.byType[nodeType] : nullptr;
+}
+
+bool nodeFitsClass(uint32_t t, NodeClass cls) {
+    const bool unknown = !schemaFor(t);
+    switch (cls) {
+        case NodeClass::Any: return true;
+        case NodeClass::Expr:
+            return unknown || t == K::Var || t == K::IterArg || t == K::MemRef || t == K::WindowBuffer ||
+                   t == K::ConstInt || t == K::ConstFloat || t == K::ConstBool || t == K::Call || t == K::Submit ||
+                   t == K::MakeTuple || t == K::TupleGetItemExpr || isBinaryOpType(t) || isUnaryOpType(t);
+        case NodeClass::Stmt: return unknown || isStmtType(t);
+        case NodeClass::Var: return t == K::Var || t == K::IterArg || t == K::MemRef;
+        case NodeClass::IterArg: return t == K::IterArg;
+        case NodeClass::WindowBuffer: return t == K::WindowBuffer;
+    }
+    return false;
+}
+
+const char* nodeClassName(NodeClass cls) {
+    switch (cls) {
+        case NodeClass::Any: return "a node";
+        case NodeClass::Expr: return "an expression";
+        case NodeClass::Stmt: return "a statement";
+        case NodeClass::Var: return "a Var (or IterArg, MemRef)";
+        case NodeClass::IterArg: return "an IterArg";
+        case NodeClass::WindowBuffer: return "a WindowBuffer";
+    }
+    return "a node";
+}
+
+bool isKnownTypeKind(std::string_view k) {
+    static constexpr std::string_view kKinds[] = {
+        "ScalarType",     "TensorType",      "DistributedTensorType", "TileType",
+        "ArrayType",      "TupleType",       "CommCtxType",           "Ptr",
+        "UnknownType",    "MemRefType",      "WindowBufferType",      "PrefetchAsyncContextType",
+        "AsyncEventType", "AsyncSessionType"};
+    return std::find(std::begin(kKinds), std::end(kKinds), k) != std::end(kKinds);
 }
 
 bool enumCodeValid(EnumSet set, uint64_t code) {

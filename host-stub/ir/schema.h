@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string_view>
 #include <vector>
 
 namespace ptoplug::ir {
@@ -48,13 +49,32 @@ enum class EnumSet : uint8_t {
     InlineLanguage
 };
 
+/// Which node types a node-bearing field accepts (IR_FORMAT §6). Node types the host does not know
+/// are kept losslessly, but only where any expression or any statement may stand.
+enum class NodeClass : uint8_t {
+    Any,           ///< not a node field, or anything
+    Expr,          ///< an expression (or an unknown type)
+    Stmt,          ///< a statement (or an unknown type)
+    Var,           ///< a Var, or one of its subclasses IterArg and MemRef
+    IterArg,       ///< an IterArg
+    WindowBuffer,  ///< a WindowBuffer
+};
+
 struct FieldSpec {
     uint32_t key;
     FieldKind kind;
     bool required;
     bool nullable;  ///< nil is accepted in place of the value
     EnumSet enumSet;
+    NodeClass nodeClass = NodeClass::Any;  ///< for Node, OptNode and NodeList fields
 };
+
+/// True if a node of type `nodeType` may stand where `cls` is required.
+bool nodeFitsClass(uint32_t nodeType, NodeClass cls);
+/// "an expression", "a statement", "a Var", ...
+const char* nodeClassName(NodeClass cls);
+/// True for the type_kind names of IR_FORMAT §4.
+bool isKnownTypeKind(std::string_view typeKind);
 
 /// Position of a field in an emit/read order: an index into the order, or one of these.
 inline constexpr uint8_t kRankUnlisted = 255;

@@ -41,11 +41,117 @@ public:
         return failed_ ? Status(error_) : std::nullopt;
     }
 
+    // After a pass: every node reachable from the root checked against the schema, once, and the
+    // graph checked for cycles and depth, iteratively (a plugin may have built a cycle, so nothing
+    // here may recurse along node edges, including the search for an error's place).
+    Status runStructural() {
+        Value& root = doc_.root();
+        if (!root.isNode()) return std::nullopt;
+        std::vector<uint8_t> state(doc_.nodes().size(), 0);  // 0 new, 1 on the stack, 2 done
+        std::vector<Value*> kids;
+        locate_ = [&](const Value* where) { return stackPointer(kids, where); };
+        auto push = [&](Node* n) {
+            state[n->index] = 1;
+            size_t begin = kids.size();
+            for (Member& m : n->fields) collectEdges(m.value, kids);
+            stack_.push_back(Frame{n, begin, begin});
+            if (stack_.size() > kMaxNodeDepth)
+                return failAt(&root, "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep",
+                              "a pass built an impossibly deep program");
+            if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
+        };
+        push(root.n);
+        while (!stack_.empty() && !failed_) {
+            Frame& fr = stack_.back();
+            if (fr.next < kidsEnd(stack_.size() - 1, kids)) {
+                Value* edge = kids[fr.next++];
+                Node* child = edge->n;
+                if (state[child->index] == 1)
+                    failAt(edge, "a cycle: a '" + nodeName(*child) + "' node contains itself",
+                           "IR is acyclic: a node may only refer to nodes outside itself");
+                else if (state[child->index] == 0)
+                    push(child);
+                continue;
+            }
+            state[fr.node->index] = 2;
+            kids.resize(fr.kidsBegin);
+            stack_.pop_back();
+        }
+        return failed_ ? Status(error_) : std::nullopt;
+    }
+
 private:
+    struct Frame {
+        Node* node;
+        size_t kidsBegin;
+        size_t next;
+    };
+
+    // The node edges (Node and Ref values) inside `v`, not following them.
+    static void collectEdges(Value& v, std::vector<Value*>& out) {
+        switch (v.kind) {
+            case Kind::Node:
+            case Kind::Ref: out.push_back(&v); return;
+            case Kind::Array:
+                for (Value& item : *v.a) collectEdges(item, out);
+                return;
+            case Kind::Map:
+                for (Member& m : *v.m) collectEdges(m.value, out);
+                return;
+            default: return;
+        }
+    }
+
+    // Frame i's edges end where frame i+1's begin (the kids of deeper frames are appended after them).
+    size_t kidsEnd(size_t frame, const std::vector<Value*>& kids) const {
+        return frame + 1 < stack_.size() ? stack_[frame + 1].kidsBegin : kids.size();
+    }
+
+    // The pointer of `target` inside `node`'s own fields (not inside other nodes); false if absent.
+    bool localPointer(const Value& v, const Value* target, std::string& path) const {
+        if (&v == target) return true;
+        size_t mark = path.size();
+        if (v.kind == Kind::Array) {
+            for (uint32_t i = 0; i < v.a->size; ++i) {
+                path += '/' + std::to_string(i);
+                if (localPointer(v.a->items[i], target, path)) return true;
+                path.resize(mark);
+            }
+        } else if (v.kind == Kind::Map) {
+            for (const Member& m : *v.m) {
+                path += '/';
+                appendPointerToken(path, doc_.keys().name(m.key));
+                if (localPointer(m.value, target, path)) return true;
+                path.resize(mark);
+            }
+        }
+        return false;
+    }
+
+    std::string inNode(const Node* node, const Value* target) const {
+        std::string path = "/fields";
+        for (const Member& m : node->fields) {
+            size_t mark = path.size();
+            path += '/';
+            appendPointerToken(path, doc_.keys().name(m.key));
+            if (localPointer(m.value, target, path)) return path;
+            path.resize(mark);
+        }
+        return "";
+    }
+
+    // The pointer of `where` along the walk's current path from the root.
+    std::string stackPointer(const std::vector<Value*>& kids, const Value* where) const {
+        std::string path;
+        for (size_t i = 0; i + 1 < stack_.size(); ++i) path += inNode(stack_[i].node, kids[stack_[i].next - 1]);
+        if (!stack_.empty()) path += inNode(stack_.back().node, where);
+        return path;
+    }
+
     void failAt(const Value* where, std::string message, std::string hint) {
         if (failed_) return;
         failed_ = true;
-        error_.pointer = pointerTo(doc_, where);
+        error_.pointer = locate_ ? locate_(where) : pointerTo(doc_, where);
         error_.message = std::move(message);
         error_.hint = std::move(hint);
         uint32_t offset = kUnknownOffset;
@@ -105,12 +211,46 @@ private:
                 continue;
             }
             if (spec.nullable && field->kind == Kind::Null) continue;
-            checkField(*field, spec.kind, spec.enumSet, nodeName(n) + "." + fieldName);
+            checkField(*field, spec.kind, spec.enumSet, nodeName(n) + "." + fieldName, spec.nodeClass);
             if (failed_) return;
         }
+        checkDirectionCounts(nodeValue);
         if (n.type == K::ForStmt && n.field(K::chunk_config))
             failAt(n.field(K::chunk_config), "legacy field 'chunk_config' in a ForStmt",
                    "pypto no longer accepts chunk_config; re-export the program with a current pypto");
+    }
+
+    // pypto's constructors reject directions that do not match the params or args one to one.
+    void checkDirectionCounts(const Value& nodeValue) {
+        const Node& n = *nodeValue.n;
+        if (n.type == K::Function) {
+            const Value* params = n.field(K::params);
+            const Value* dirs = n.field(K::param_directions);
+            if (params && dirs && dirs->kind == Kind::Array && params->kind == Kind::Array &&
+                dirs->a->size != params->a->size)
+                failAt(dirs,
+                       "Function.param_directions has " + std::to_string(dirs->a->size) + " entries for " +
+                           std::to_string(params->a->size) + " params",
+                       "give one ParamDirection per param (or omit the field: all In)");
+            return;
+        }
+        if (n.type != K::Call && n.type != K::Submit) return;
+        const Value* args = n.field(K::args);
+        const Value* attrs = n.field(K::attrs);
+        if (!args || args->kind != Kind::Array || !attrs || attrs->kind != Kind::Array) return;
+        for (const Value& entry : *attrs->a) {
+            const Value* key = entry.kind == Kind::Map ? entry.m->find(K::key) : nullptr;
+            const Value* value = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
+            if (!key || key->kind != Kind::Str || key->strView() != "arg_directions" || !value ||
+                value->kind != Kind::Map)
+                continue;
+            const Value* codes = value->m->find(K::value);
+            if (codes && codes->kind == Kind::Array && codes->a->size != 0 && codes->a->size != args->a->size)
+                failAt(codes,
+                       "arg_directions has " + std::to_string(codes->a->size) + " entries for " +
+                           std::to_string(args->a->size) + " args of a " + nodeName(n),
+                       "give one ArgDirection per arg, as pypto's constructor requires");
+        }
     }
 
     void expected(const Value& v, const std::string& what, const std::string& where, const char* expectedText) {
@@ -128,15 +268,28 @@ private:
             expected(v, "", where, "an integer");
     }
 
-    void checkField(const Value& v, FieldKind kind, EnumSet enumSet, const std::string& where) {
+    // A node of a type that `cls` does not allow (a statement where an expression goes, a misspelled
+    // type where a Var must stand, ...).
+    void checkNodeClass(const Value& v, NodeClass cls, const std::string& where) {
+        if (!v.isNode() || nodeFitsClass(v.n->type, cls)) return;
+        failAt(
+            &v,
+            "expected " + std::string(nodeClassName(cls)) + " for " + where + ", found a '" + nodeName(*v.n) + "' node",
+            schemaFor(v.n->type) ? "see IR_FORMAT §6 for what each field holds"
+                                 : "'" + nodeName(*v.n) + "' is not a pypto node type; check its spelling");
+    }
+
+    void checkField(const Value& v, FieldKind kind, EnumSet enumSet, const std::string& where,
+                    NodeClass cls = NodeClass::Any) {
         switch (kind) {
             case FieldKind::Any: return;
             case FieldKind::Node:
-                if (!v.isNode()) expected(v, "", where, "a node ({\"fields\",\"id\",\"type\"} or {\"ref\": id})");
-                return;
+                if (!v.isNode())
+                    return expected(v, "", where, "a node ({\"fields\",\"id\",\"type\"} or {\"ref\": id})");
+                return checkNodeClass(v, cls, where);
             case FieldKind::OptNode:
-                if (!v.isNode() && v.kind != Kind::Null) expected(v, "", where, "a node or nil");
-                return;
+                if (!v.isNode() && v.kind != Kind::Null) return expected(v, "", where, "a node or nil");
+                return checkNodeClass(v, cls, where);
             case FieldKind::NodeList:
             case FieldKind::TypeList:
             case FieldKind::StrList:
@@ -149,7 +302,7 @@ private:
                                  : kind == FieldKind::EnumList ? FieldKind::Enum
                                                                : FieldKind::Int64;
                 for (uint32_t i = 0; i < v.a->size && !failed_; ++i)
-                    checkField(v.a->items[i], item, enumSet, where + "[" + std::to_string(i) + "]");
+                    checkField(v.a->items[i], item, enumSet, where + "[" + std::to_string(i) + "]", cls);
                 return;
             }
             case FieldKind::Type: return checkType(v, where);
@@ -236,14 +389,20 @@ private:
         const Value* kind = v.m->find(K::type_kind);
         if (!kind) return failAt(&v, "type map without 'type_kind' in " + where, "every type names its type_kind");
         if (kind->kind != Kind::Str) return expected(*kind, "", where + ".type_kind", "a string");
+        if (!isKnownTypeKind(kind->strView()))
+            return failAt(kind, "unknown type_kind '" + std::string(kind->strView()) + "' in " + where,
+                          "pypto's reader rejects it (\"Unknown Type kind\"); see IR_FORMAT §4 for the type kinds");
         for (const Member& m : *v.m) {
             if (failed_) return;
             switch (m.key) {
                 case K::dtype: checkField(m.value, FieldKind::Enum, EnumSet::DataType, where + ".dtype"); break;
-                case K::shape: checkField(m.value, FieldKind::NodeList, EnumSet::None, where + ".shape"); break;
+                case K::shape:
+                    checkField(m.value, FieldKind::NodeList, EnumSet::None, where + ".shape", NodeClass::Expr);
+                    break;
                 case K::types: checkField(m.value, FieldKind::TypeList, EnumSet::None, where + ".types"); break;
                 case K::window_buffer:
-                    checkField(m.value, FieldKind::Node, EnumSet::None, where + ".window_buffer");
+                    checkField(m.value, FieldKind::Node, EnumSet::None, where + ".window_buffer",
+                               NodeClass::WindowBuffer);
                     break;
                 case K::memory_space:
                     checkField(m.value, FieldKind::Enum, EnumSet::MemorySpace, where + ".memory_space");
@@ -287,12 +446,14 @@ private:
             if (payload->kind != Kind::Array) return expected(*payload, "", where, "an array");
             for (const Value& item : *payload->a) checkField(item, FieldKind::Int32, EnumSet::None, where);
         } else if (t == "Var" || t == "Expr") {
-            if (payload && payload->kind != Kind::Null) need(FieldKind::Node, EnumSet::None);
+            if (payload && payload->kind != Kind::Null)
+                checkField(*payload, FieldKind::Node, EnumSet::None, where,
+                           t == "Var" ? NodeClass::Var : NodeClass::Expr);
         } else if (t == "VarList") {
             if (!payload) return need(FieldKind::Any, EnumSet::None);
             if (payload->kind != Kind::Array) return expected(*payload, "", where, "an array");
             for (const Value& item : *payload->a)
-                if (item.kind != Kind::Null) checkField(item, FieldKind::Node, EnumSet::None, where);
+                if (item.kind != Kind::Null) checkField(item, FieldKind::Node, EnumSet::None, where, NodeClass::Var);
         } else if (t == "DataType") {
             const Value* code = v.m->find(K::code);
             if (!code) return failAt(&v, "DataType value without 'code' in " + where, "");
@@ -371,6 +532,8 @@ private:
 
     Document& doc_;
     const IdLookup& lookup_;
+    std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
+    std::vector<Frame> stack_;                         ///< runStructural's path from the root
     bool failed_ = false;
     IrError error_;
     uint32_t nearestNodeOffset_ = kUnknownOffset;
@@ -379,5 +542,10 @@ private:
 }  // namespace
 
 Status resolveAndValidate(Document& doc, const IdLookup& lookup) { return Validator(doc, lookup).run(); }
+
+Status checkStructure(Document& doc) {
+    const IdLookup none = [](uint64_t) -> Node* { return nullptr; };
+    return Validator(doc, none).runStructural();
+}
 
 }  // namespace ptoplug::ir

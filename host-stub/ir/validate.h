@@ -15,4 +15,9 @@ using IdLookup = std::function<Node*(uint64_t)>;
 /// On error the IrError names the place (pointer, and byte offset when the input gave one).
 Status resolveAndValidate(Document& doc, const IdLookup& lookup);
 
+/// The same rules over a document in memory (after a pass): every node reachable from the root holds
+/// fields of the kinds and node classes the format allows, and there is no cycle. The error names the
+/// place by JSON Pointer along the path from the root.
+Status checkStructure(Document& doc);
+
 }  // namespace ptoplug::ir

@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -114,13 +115,37 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
 }
 
 const pto_verifier_desc* Pipeline::verifier(const std::string& property) const {
+    const Plugin* owner = verifierPlugin(property);
+    return owner ? owner->loaded->verifier(property) : nullptr;
+}
+
+const Plugin* Pipeline::verifierPlugin(const std::string& property) const {
     for (const Plugin& p : plugins)
-        if (const pto_verifier_desc* v = p.loaded->verifier(property)) return v;
+        if (p.loaded->verifier(property)) return &p;
     return nullptr;
+}
+
+std::string describePlugin(const Plugin& plugin) {
+    return "'" + plugin.manifest.name + "' (" + plugin.manifest.library + ")";
 }
 
 bool Pipeline::hasStage(const std::string& name) const {
     return std::any_of(stages.begin(), stages.end(), [&](const Stage& s) { return s.name == name && s.plugin; });
+}
+
+std::string describePipeline(const Pipeline& pipeline) {
+    std::string out;
+    for (size_t i = 0; i < pipeline.stages.size(); ++i) {
+        const Stage& s = pipeline.stages[i];
+        std::string name = s.name + (s.occurrence > 1 ? " #" + std::to_string(s.occurrence) : "");
+        std::string note = s.plugin ? "[plugin " + s.plugin->manifest.name + " " + s.plugin->manifest.version + ": " +
+                                          s.plugin->manifest.library + "]"
+                                    : "(skipped: not implemented by the stub host)";
+        char line[512];
+        std::snprintf(line, sizeof line, "%3zu  %-30s ", i, name.c_str());
+        out += line + note + "\n";
+    }
+    return out;
 }
 
 ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {

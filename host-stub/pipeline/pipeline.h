@@ -21,6 +21,9 @@ struct Plugin {
     std::shared_ptr<LoadedPlugin> loaded;
 };
 
+/// "'name' (library path)", as messages name a plugin.
+std::string describePlugin(const Plugin& plugin);
+
 /// Loads the plugin a manifest declares: checks sha256 (when given), loads the library, and requires
 /// the manifest and the plugin's descriptor to agree (name, version, ABI range, passes, properties,
 /// verifiers). Errors name the file, both sides and what to do.
@@ -39,8 +42,13 @@ struct Pipeline {
     std::vector<Stage> stages;
     /// The verifier of `property` among the plugins, or nullptr.
     const pto_verifier_desc* verifier(const std::string& property) const;
+    /// The plugin that verifies `property`, or nullptr.
+    const Plugin* verifierPlugin(const std::string& property) const;
     bool hasStage(const std::string& name) const;
 };
+
+/// The resolved pipeline, one stage a line, plugin stages marked (what `pto-host pipeline` prints).
+std::string describePipeline(const Pipeline& pipeline);
 
 /// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
 ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);

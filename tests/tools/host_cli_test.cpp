@@ -239,10 +239,15 @@ TEST(HostBatch, BadFilesAndACrashAreIsolated) {
 
     std::string fakeM = tmp / "fake.json";
     test::writeBytes(fakeM, fakeManifest(R"({"after": {"pass": "ConvertToSSA"}})"));
-    auto r = runProcess({kHost, "--plugin", fakeM, "batch", in.path(), "--out-dir", out.path(), "-j", "2"});
-    EXPECT_NE(r.exitCode, 0);
+    auto r = runProcess({kHost, "--plugin", fakeM, "batch", in.path(), "--out-dir", out.path(), "-j", "2",
+                         "--crash-reproducer", tmp / "crashes"});
+    EXPECT_EQ(r.exitCode, 5);
     EXPECT_NE(r.err.find("200 files, 196 ok, 4 failed"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("crash.json: error: crashed with signal 11"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("crash.json: error: crashed with SIGSEGV (Segmentation fault) in pass 'FakePass' of plugin "
+                         "'fake' (" +
+                         kFake + ")"),
+              std::string::npos)
+        << r.err;
     for (const char* bad :
          {"empty.msgpack: error: empty file", "garbage.json: error: neither JSON nor MessagePack", "truncated.json:"})
         EXPECT_NE(r.err.find(bad), std::string::npos) << bad << "\n" << r.err;

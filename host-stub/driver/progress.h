@@ -1,0 +1,55 @@
+// Where a worker is in the pipeline, published in memory shared with the parent: when a worker dies,
+// hangs or runs out of memory, the parent can say which file, which pass or verifier, and which
+// plugin was running, without any help from the dead process.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace ptoplug::host {
+
+enum class Phase : uint32_t {
+    Idle,
+    Load,    ///< loading plugins (constructors, entry points)
+    Read,    ///< reading the input
+    Pass,    ///< a plugin pass (`stage`)
+    Check,   ///< the host's structural check after a pass (`stage`)
+    Verify,  ///< a property verifier after a pass (`stage`, `property`)
+    Write,   ///< writing the output
+};
+
+/// One worker's position. Written only by the worker, read by the parent (lock-free atomics).
+struct WorkerProgress {
+    std::atomic<uint32_t> item{0};      ///< the batch item in progress (or the manifest, in Phase::Load)
+    std::atomic<uint32_t> phase{0};     ///< a Phase
+    std::atomic<int32_t> stage{-1};     ///< index into Pipeline::stages
+    std::atomic<int32_t> property{-1};  ///< index into that stage's produced properties
+    std::atomic<int64_t> itemStartNs{0};
+    std::atomic<uint32_t> outOfMemory{0};  ///< an allocation failed in this worker
+
+    void enter(Phase p, int32_t stageIndex = -1, int32_t propertyIndex = -1) {
+        stage.store(stageIndex, std::memory_order_relaxed);
+        property.store(propertyIndex, std::memory_order_relaxed);
+        phase.store(static_cast<uint32_t>(p), std::memory_order_release);
+    }
+    Phase currentPhase() const { return static_cast<Phase>(phase.load(std::memory_order_acquire)); }
+};
+static_assert(std::atomic<int64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free);
+
+/// `count` zeroed WorkerProgress slots in anonymous shared memory, inherited by forked workers.
+class ProgressBoard {
+public:
+    explicit ProgressBoard(size_t count);
+    ~ProgressBoard();
+    ProgressBoard(const ProgressBoard&) = delete;
+    ProgressBoard& operator=(const ProgressBoard&) = delete;
+    WorkerProgress& operator[](size_t i) { return slots_[i]; }
+    bool ok() const { return slots_ != nullptr; }
+
+private:
+    WorkerProgress* slots_ = nullptr;
+    size_t count_ = 0;
+};
+
+}  // namespace ptoplug::host

@@ -1,0 +1,183 @@
+#include "io/output_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace ptoplug::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+int gHostStdout = STDOUT_FILENO;
+
+ir::IrError fsError(const std::string& path, const std::string& what, int err) {
+    ir::IrError e;
+    e.file = path;
+    e.message = what + ": " + std::strerror(err);
+    e.hint = err == ENOSPC || err == EDQUOT ? "free some space, or write the output elsewhere"
+             : err == EFBIG                 ? "the file is over the size limit (ulimit -f); raise it or write elsewhere"
+             : err == EPIPE                 ? "the reading end of the output was closed"
+                                            : "check that the output directory exists and is writable";
+    return e;
+}
+
+bool isStdoutPath(const std::string& path) {
+    return path == "-" || path == "/dev/stdout" || path == "/proc/self/fd/1" || path == "/dev/fd/1";
+}
+
+mode_t newFileMode() {
+    static const mode_t mode = [] {
+        mode_t mask = ::umask(0);
+        ::umask(mask);
+        return static_cast<mode_t>(0666 & ~mask);
+    }();
+    return mode;
+}
+
+// Writes everything `produce` makes to `fd`; the first error from `produce` or from the descriptor.
+ir::Status produceInto(int fd, const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
+    ir::FdSink sink(fd);
+    if (auto err = produce(sink)) return err;
+    if (!sink.flush()) return fsError(path, "write failed", sink.error());
+    return std::nullopt;
+}
+
+// The named temporary of this process, removed if SIGINT or SIGTERM arrives while it exists.
+char gTemporary[PATH_MAX];
+struct sigaction gOldInt, gOldTerm;
+
+void removeTemporaryAndDie(int sig) {
+    if (gTemporary[0]) ::unlink(gTemporary);
+    ::raise(sig);  // SA_RESETHAND restored the default action
+}
+
+class NamedTemporary {
+public:
+    explicit NamedTemporary(const std::string& path) {
+        std::snprintf(gTemporary, sizeof gTemporary, "%s", path.c_str());
+        struct sigaction sa {};
+        sa.sa_handler = removeTemporaryAndDie;
+        sa.sa_flags = SA_RESETHAND;
+        ::sigaction(SIGINT, &sa, &gOldInt);
+        ::sigaction(SIGTERM, &sa, &gOldTerm);
+    }
+    ~NamedTemporary() {
+        ::sigaction(SIGINT, &gOldInt, nullptr);
+        ::sigaction(SIGTERM, &gOldTerm, nullptr);
+        gTemporary[0] = '\0';
+    }
+    NamedTemporary(const NamedTemporary&) = delete;
+    NamedTemporary& operator=(const NamedTemporary&) = delete;
+};
+
+ir::Status syncDirectory(const std::string& dir, const std::string& path) {
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return fsError(path, "cannot open the output directory to sync it", errno);
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    // Some file systems cannot sync a directory; the rename itself is still atomic there.
+    if (rc != 0 && err != EINVAL && err != EROFS) return fsError(path, "cannot sync the output directory", err);
+    return std::nullopt;
+}
+
+// A non-regular target (pipe, FIFO, device): opened and streamed into, never replaced. A FIFO that no
+// process reads is an error, not a hang.
+ir::Status writeStream(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return fsError(path, errno == ENXIO ? "no process is reading this FIFO" : "cannot open the output", errno);
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    ir::Status result = produceInto(fd, path, produce);
+    if (::close(fd) != 0 && !result) result = fsError(path, "close failed", errno);
+    return result;
+}
+
+ir::Status writeRegular(const std::string& path, mode_t mode, const std::function<ir::Status(ir::Sink&)>& produce) {
+    fs::path target(path);
+    std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+    std::string temp = temporaryPathFor(path, ::getpid());
+    // Unnamed until complete where the file system allows it: nothing can be left behind.
+    int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    bool unnamed = fd >= 0;
+    std::optional<NamedTemporary> guard;
+    if (!unnamed) {
+        guard.emplace(temp);
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd < 0) return fsError(path, "cannot create a temporary file beside the output", errno);
+    }
+    ir::Status result = produceInto(fd, path, produce);
+    if (!result && ::fchmod(fd, mode) != 0) result = fsError(path, "cannot set the output's mode", errno);
+    if (!result && ::fsync(fd) != 0) result = fsError(path, "cannot sync the output", errno);
+    if (!result && unnamed) {
+        // linkat cannot replace: a new name directly, else a named temporary renamed over the old file.
+        std::string self = "/proc/self/fd/" + std::to_string(fd);
+        if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+            ::close(fd);
+            return syncDirectory(dir, path);
+        }
+        if (errno != EEXIST) result = fsError(path, "cannot give the output its name", errno);
+        guard.emplace(temp);
+        if (!result && ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0)
+            result = fsError(path, "cannot name the temporary output", errno);
+    }
+    if (::close(fd) != 0 && !result) result = fsError(path, "close failed", errno);
+    if (!result && ::rename(temp.c_str(), path.c_str()) != 0) result = fsError(path, "cannot rename into place", errno);
+    if (result) {
+        ::unlink(temp.c_str());
+        return result;
+    }
+    return syncDirectory(dir, path);
+}
+
+}  // namespace
+
+void reserveStdoutForHost() {
+    int saved = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (saved < 0) return;
+    gHostStdout = saved;
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
+int hostStdout() { return gHostStdout; }
+
+std::string temporaryPathFor(const std::string& path, pid_t pid) {
+    fs::path target(path);
+    // A fixed short name: an output name near NAME_MAX must not fail for its temporary's suffix.
+    return (target.parent_path() / (".ptoplug-" + std::to_string(pid) + ".tmp")).string();
+}
+
+ir::Status writeOutput(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
+    ir::Status result;
+    if (isStdoutPath(path)) {
+        result = produceInto(hostStdout(), "<stdout>", produce);
+    } else {
+        struct stat st {};
+        std::string target = path;
+        if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+            // A link to an existing file: that file is the output (the link stays a link).
+            std::error_code ec;
+            fs::path resolved = fs::canonical(path, ec);
+            if (!ec) target = resolved.string();
+        }
+        bool exists = ::stat(target.c_str(), &st) == 0;
+        if (exists && S_ISDIR(st.st_mode))
+            result = fsError(path, "the output is a directory", EISDIR);
+        else if (exists && !S_ISREG(st.st_mode))
+            result = writeStream(target, produce);
+        else
+            result = writeRegular(target, exists ? st.st_mode & 07777 : newFileMode(), produce);
+    }
+    if (result && result->file.empty()) result->file = path;
+    return result;
+}
+
+}  // namespace ptoplug::io

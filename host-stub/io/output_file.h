@@ -1,0 +1,33 @@
+// Output files, all or nothing. A regular file is built unnamed (O_TMPFILE) or as a temporary beside
+// the target, synced, and only then given its final name, so a reader never sees a partial program
+// under it, whatever happens to the writer. Other targets (stdout, a pipe, a FIFO, a device) are
+// written as streams, never replaced.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+
+#include "ir/error.h"
+#include "ir/sink.h"
+
+namespace ptoplug::io {
+
+/// Makes fd 1 stderr and keeps the real stdout for the host alone (see hostStdout): whatever plugin
+/// code prints can then never land inside the host's output. Call once, first thing in main.
+void reserveStdoutForHost();
+/// The descriptor of the host's own standard output.
+int hostStdout();
+
+/// Calls `produce` with a sink into `path` and commits it. "-" (and /dev/stdout) is the host's stdout.
+/// A regular target keeps its mode (a new one gets 0666 less the umask); data and directory are synced
+/// before the rename. Every write is checked: the error names the reason (ENOSPC, EFBIG, EPIPE, ...).
+ir::Status writeOutput(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce);
+
+/// The name of the temporary that process `pid` uses beside `path` while it writes it (only when the
+/// file system has no O_TMPFILE, or to replace an existing file): a parent that kills a writer removes
+/// exactly this, never another run's files.
+std::string temporaryPathFor(const std::string& path, pid_t pid);
+
+}  // namespace ptoplug::io

@@ -1,0 +1,262 @@
+#include "io/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+namespace ptoplug::io {
+namespace {
+
+void closeFd(int& fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+}
+
+// In a new child: die with the parent, and the requested stdio and limits.
+void setUpChild(pid_t parent, const ChildOptions& options) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);  // the parent died before prctl took effect
+    ::signal(SIGPIPE, SIG_IGN);
+    ::signal(SIGXFSZ, SIG_IGN);
+    ::signal(SIGINT, options.ignoreInterrupts ? SIG_IGN : SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    if (options.stdoutToStderr) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (options.memoryLimitMiB > 0) {
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(options.memoryLimitMiB) << 20;
+        ::setrlimit(RLIMIT_AS, &limit);
+    }
+}
+
+bool makePipes(int down[2], int up[2]) {
+    if (::pipe2(down, O_CLOEXEC) != 0) return false;
+    if (::pipe2(up, O_CLOEXEC) == 0) return true;
+    ::close(down[0]);
+    ::close(down[1]);
+    return false;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string signalName(int sig) {
+    const char* abbrev = ::sigabbrev_np(sig);
+    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+std::string ChildEnd::describe() const {
+    switch (how) {
+        case How::Exited: return "exit(" + std::to_string(status) + ")";
+        case How::Signaled: return signalName(status) + " (" + ::strsignal(status) + ")";
+        case How::Unknown: break;
+    }
+    return "an unknown end";
+}
+
+bool writeAll(int fd, const void* data, size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+        ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+std::optional<Child> Child::fork(const std::function<int(int in, int out)>& body, const ChildOptions& options) {
+    int down[2], up[2];
+    if (!makePipes(down, up)) return std::nullopt;
+    std::fflush(nullptr);
+    pid_t parent = ::getpid();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(down[1]);
+        ::close(up[0]);
+        setUpChild(parent, options);
+        int code = 70;
+        try {
+            code = body(down[0], up[1]);
+        } catch (...) {
+            code = 70;
+        }
+        std::fflush(nullptr);
+        ::_exit(code);
+    }
+    ::close(down[0]);
+    ::close(up[1]);
+    if (pid < 0) {
+        ::close(down[1]);
+        ::close(up[0]);
+        return std::nullopt;
+    }
+    Child c;
+    c.pid_ = pid;
+    c.in_ = down[1];
+    c.out_ = up[0];
+    return c;
+}
+
+std::optional<Child> Child::exec(const std::vector<std::string>& argv, int stdoutFd, int stderrFd) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    return fork(
+        [&](int in, int) {
+            ::dup2(in, STDIN_FILENO);
+            if (stdoutFd >= 0) ::dup2(stdoutFd, STDOUT_FILENO);
+            if (stderrFd >= 0) ::dup2(stderrFd, STDERR_FILENO);
+            ::signal(SIGPIPE, SIG_DFL);
+            ::signal(SIGXFSZ, SIG_DFL);
+            ::execv(args[0], args.data());
+            return 127;
+        },
+        {});
+}
+
+Child::Child(Child&& other) noexcept
+    : pid_(std::exchange(other.pid_, -1)), in_(std::exchange(other.in_, -1)), out_(std::exchange(other.out_, -1)) {}
+
+Child& Child::operator=(Child&& other) noexcept {
+    if (this != &other) {
+        if (pid_ > 0) {
+            kill(SIGKILL);
+            wait();
+        }
+        pid_ = std::exchange(other.pid_, -1);
+        in_ = std::exchange(other.in_, -1);
+        out_ = std::exchange(other.out_, -1);
+    }
+    return *this;
+}
+
+Child::~Child() {
+    if (pid_ > 0) {
+        kill(SIGKILL);
+        wait();
+    }
+}
+
+void Child::closeIn() { closeFd(in_); }
+
+void Child::kill(int sig) const {
+    if (pid_ > 0) ::kill(pid_, sig);
+}
+
+ChildEnd Child::wait() {
+    closeFd(in_);
+    closeFd(out_);
+    ChildEnd end;
+    if (pid_ <= 0) return end;
+    int status = 0;
+    rusage usage{};
+    pid_t r;
+    do {
+        r = ::wait4(pid_, &status, 0, &usage);
+    } while (r < 0 && errno == EINTR);
+    pid_ = -1;
+    if (r < 0) return end;
+    end.peakRssKiB = usage.ru_maxrss;
+    if (WIFEXITED(status)) {
+        end.how = ChildEnd::How::Exited;
+        end.status = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        end.how = ChildEnd::How::Signaled;
+        end.status = WTERMSIG(status);
+    }
+    return end;
+}
+
+ChildRun collect(Child& child, double timeoutSeconds) {
+    ChildRun run;
+    auto t0 = std::chrono::steady_clock::now();
+    char buffer[65536];
+    while (child.out() >= 0) {
+        int waitMs = -1;
+        if (timeoutSeconds > 0) {
+            double left = timeoutSeconds - secondsSince(t0);
+            if (left <= 0) {
+                run.timedOut = true;
+                child.kill(SIGKILL);
+                break;
+            }
+            waitMs = static_cast<int>(left * 1000) + 1;
+        }
+        pollfd p{child.out(), POLLIN, 0};
+        int n = ::poll(&p, 1, waitMs);
+        if (n < 0 && errno != EINTR) break;
+        if (n <= 0) continue;
+        ssize_t got = ::read(child.out(), buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        run.output.append(buffer, static_cast<size_t>(got));
+    }
+    run.end = child.wait();
+    return run;
+}
+
+ChildRun runInChild(const std::function<int(int out)>& body, double timeoutSeconds, const ChildOptions& options) {
+    auto child = Child::fork([&](int, int out) { return body(out); }, options);
+    if (!child) return ChildRun{};
+    child->closeIn();
+    return collect(*child, timeoutSeconds);
+}
+
+CommandResult runCommand(const std::vector<std::string>& argv, const std::string& input) {
+    CommandResult result;
+    int outPipe[2], errPipe[2];
+    if (!makePipes(outPipe, errPipe)) return result;
+    auto child = Child::exec(argv, outPipe[1], errPipe[1]);
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    if (!child) {
+        ::close(outPipe[0]);
+        ::close(errPipe[0]);
+        return result;
+    }
+    // Feed stdin and drain both outputs together, so that neither side can block the other.
+    ::fcntl(child->in(), F_SETFL, O_NONBLOCK);
+    size_t written = 0;
+    if (input.empty()) child->closeIn();
+    int fds[2] = {outPipe[0], errPipe[0]};
+    std::string* sinks[2] = {&result.out, &result.err};
+    char buffer[65536];
+    while (fds[0] >= 0 || fds[1] >= 0) {
+        pollfd polls[3];
+        nfds_t count = 0;
+        for (int fd : fds) polls[count++] = pollfd{fd, POLLIN, 0};
+        if (child->in() >= 0) polls[count++] = pollfd{child->in(), POLLOUT, 0};
+        if (::poll(polls, count, -1) < 0 && errno != EINTR) break;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i] < 0 || !polls[i].revents) continue;
+            ssize_t got = ::read(fds[i], buffer, sizeof buffer);
+            if (got > 0)
+                sinks[i]->append(buffer, static_cast<size_t>(got));
+            else if (got == 0 || errno != EINTR)
+                closeFd(fds[i]);
+        }
+        if (count == 3 && polls[2].revents) {
+            ssize_t n = ::write(child->in(), input.data() + written, input.size() - written);
+            if (n > 0) written += static_cast<size_t>(n);
+            if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) child->closeIn();
+        }
+    }
+    result.end = child->wait();
+    return result;
+}
+
+}  // namespace ptoplug::io
