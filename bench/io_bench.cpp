@@ -5,14 +5,11 @@
 // in the same run on the same machine.
 //
 //   pto-bench-io FILE.json FILE.msgpack [--repeat 3] [--no-baseline]
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -20,6 +17,7 @@
 #include <sstream>
 #include <vector>
 
+#include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
 
@@ -33,29 +31,21 @@ struct Sample {
 
 // Runs `work` in a child process; returns its wall time and peak RSS.
 Sample measure(const std::function<bool()>& work) {
-    int fds[2];
-    if (pipe(fds) != 0) return {};
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        auto t0 = std::chrono::steady_clock::now();
-        bool ok = work();
-        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!ok) s = -1;
-        if (write(fds[1], &s, sizeof s) != sizeof s) _exit(2);
-        _exit(0);
-    }
-    close(fds[1]);
+    ptoplug::io::ChildRun run = ptoplug::io::runInChild(
+        [&](int out) {
+            auto t0 = std::chrono::steady_clock::now();
+            bool ok = work();
+            double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (!ok) s = -1;
+            return ptoplug::io::writeAll(out, &s, sizeof s) ? 0 : 2;
+        },
+        0);
     Sample sample;
     double s = -1;
-    if (read(fds[0], &s, sizeof s) != sizeof s) s = -1;
-    close(fds[0]);
-    int status = 0;
-    struct rusage usage {};
-    wait4(pid, &status, 0, &usage);
+    if (run.output.size() == sizeof s) std::memcpy(&s, run.output.data(), sizeof s);
     sample.seconds = s;
-    sample.peakKiB = usage.ru_maxrss;
-    sample.ok = s >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    sample.peakKiB = run.end.peakRssKiB;
+    sample.ok = s >= 0 && run.end.exitedWith(0);
     return sample;
 }
 

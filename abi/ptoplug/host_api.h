@@ -6,12 +6,24 @@
  * table is a host: the stub host of this project, or an adapter inside pypto.
  *
  * Conventions for every function below:
- *   - The first argument is the run context the plugin was called with. It is owned by the host,
- *     valid only during that call of the pass/verifier, and never NULL.
+ *   - The first argument is the run context the plugin was called with. It is owned by the host and
+ *     valid only during that call of the pass/verifier. A NULL (or finished) context gives
+ *     PTO_ERR_INVALID_HANDLE.
  *   - Results are written through `out` pointers, which must not be NULL (else
  *     PTO_ERR_INVALID_HANDLE); on an error the outputs are left unchanged.
  *   - Every function validates its arguments: a null or foreign handle, an index out of range or a
  *     node of the wrong kind gives an error status, never undefined behaviour.
+ *   - Node handles stay valid for the whole run context. A value handle (pto_value) names a slot
+ *     inside a list or map; a rewrite that moves that slot (an append that grows its list, an
+ *     insertion before it, flush_inserts) makes the handle stale, and it then gives
+ *     PTO_ERR_INVALID_HANDLE, never another slot's value: read the value again after rewriting.
+ *     Values made by the host (make_singleton_type) never go stale.
+ *   - Rewrites keep the program well formed: a node of the wrong class for its place (an expression
+ *     where a statement goes, a non-Var as a param) gives PTO_ERR_WRONG_KIND, and a node placed
+ *     inside itself (a cycle) gives PTO_ERR_INVALID_ARGUMENT; the IR is then unchanged. After each
+ *     pass the host also checks the whole program and fails the pass if it is not valid IR.
+ *   - Plugin code must not write to stdout (the host sends it to stderr) or end the process (exit,
+ *     abort): the host runs plugins in worker processes and reports either as a plugin failure.
  *   - Strings returned (pto_string) are borrowed from the IR and stay valid for the run context.
  *     Strings passed in are copied by the host before the function returns.
  *   - [thread-safety] A run context belongs to one thread at a time. Different run contexts (other
@@ -185,10 +197,10 @@ typedef struct pto_host_api {
     /** A new AssignStmt `var = value` with the span of `span_source` and no comments. */
     pto_status (*create_assign)(pto_run_context* ctx, pto_node var, pto_node value, pto_node span_source,
                                 pto_node* out);
-    /** Appends `param` to `function`'s params and `direction` to its param_directions. */
+    /** Appends `param` (a Var) to `function`'s params and `direction` to its param_directions. */
     pto_status (*function_append_param)(pto_run_context* ctx, pto_node function, pto_node param,
                                         pto_param_direction direction);
-    /** Appends `arg` to a Call's or Submit's args. */
+    /** Appends `arg` (an expression) to a Call's or Submit's args. */
     pto_status (*call_append_arg)(pto_run_context* ctx, pto_node call, pto_node arg);
     /** Appends `codes` to the call's existing `arg_directions` attribute, in place. Sets *present to 0
      *  (and changes nothing) if the call has no such attribute. */
@@ -203,7 +215,8 @@ typedef struct pto_host_api {
      */
     pto_status (*insert_before)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
                                 const pto_node* stmts, size_t count);
-    /** Puts `replacement` in place of the node at (`parent`, `field`, `index`) (that occurrence only). */
+    /** Puts `replacement` in place of the node at (`parent`, `field`, `index`) (that occurrence only).
+     *  WRONG_KIND if the field does not accept its kind, INVALID_ARGUMENT if it contains `parent`. */
     pto_status (*replace_child)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
                                 pto_node replacement);
     /** Applies pending insert_before calls now. */

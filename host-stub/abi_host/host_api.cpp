@@ -18,6 +18,8 @@ pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document
     token = next.fetch_add(1);
 }
 
+pto_run_context::~pto_run_context() { magic = 0; }
+
 namespace ptoplug::host {
 namespace {
 
@@ -54,13 +56,15 @@ pto_node fromNode(pto_run_context* ctx, const Node* n) {
     return h;
 }
 
+// nullptr for a null, foreign or stale handle (ValueSlot).
 Value* toValue(pto_run_context* ctx, pto_value h) {
     if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0 || h.opaque[1] > ctx->values.size()) return nullptr;
-    return ctx->values[h.opaque[1] - 1];
+    const ValueSlot& slot = ctx->values[h.opaque[1] - 1];
+    return slot.stale() ? nullptr : slot.value;
 }
 
-pto_value fromValue(pto_run_context* ctx, Value* v) {
-    ctx->values.push_back(v);
+pto_value fromValue(pto_run_context* ctx, ValueSlot slot) {
+    ctx->values.push_back(slot);
     pto_value h{};
     h.opaque[0] = ctx->token;
     h.opaque[1] = ctx->values.size();
@@ -220,6 +224,42 @@ Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* status) {
     }
     *status = v->kind == Kind::Null ? PTO_ERR_OUT_OF_RANGE : PTO_ERR_WRONG_KIND;
     return nullptr;
+}
+
+// True if `target` is `from` or lies below it: putting `from` under `target` would close a cycle.
+// Iterative, with per-node stamps reused across calls (no clearing per check).
+bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
+    if (from == target) return true;
+    ctx->seen.resize(ctx->doc.nodes().size(), 0);
+    const uint32_t stamp = ++ctx->seenStamp;
+    std::vector<const Value*> work;
+    auto pushEdges = [&](const Node* n) {
+        for (const ir::Member& m : n->fields) work.push_back(&m.value);
+    };
+    pushEdges(from);
+    ctx->seen[from->index] = stamp;
+    while (!work.empty()) {
+        const Value* v = work.back();
+        work.pop_back();
+        if (v->isNode()) {
+            if (v->n == target) return true;
+            if (ctx->seen[v->n->index] == stamp) continue;
+            ctx->seen[v->n->index] = stamp;
+            pushEdges(v->n);
+        } else if (v->kind == Kind::Array) {
+            for (const Value& item : *v->a) work.push_back(&item);
+        } else if (v->kind == Kind::Map) {
+            for (const ir::Member& m : *v->m) work.push_back(&m.value);
+        }
+    }
+    return false;
+}
+
+// May `child` stand in field `key` of `parent`? WRONG_KIND for a node of the wrong class (an
+// expression where a statement goes), INVALID_ARGUMENT if it would make `parent` contain itself.
+pto_status checkPlacement(pto_run_context* ctx, Node* parent, uint32_t key, Node* child) {
+    if (!ir::nodeFitsClass(child->type, ir::fieldNodeClass(parent->type, key))) return PTO_ERR_WRONG_KIND;
+    return reaches(ctx, child, parent) ? PTO_ERR_INVALID_ARGUMENT : PTO_OK;
 }
 
 Value spanOf(pto_run_context* ctx, pto_node source) {
@@ -386,7 +426,7 @@ pto_status nodeField(pto_run_context* ctx, pto_node node, uint32_t field, pto_va
     Value* v = key == UINT32_MAX ? nullptr : n->field(key);
     PTO_REQUIRE(v, PTO_ERR_NOT_FOUND);
     return guarded([&] {
-        *out = fromValue(ctx, v);
+        *out = fromValue(ctx, ValueSlot{v, nullptr, &n->fields, n->fields.items});
         return PTO_OK;
     });
 }
@@ -459,7 +499,7 @@ pto_status callAttr(pto_run_context* ctx, pto_node call, pto_string key, pto_val
         Value* v = entry.m->find(K::value);
         if (k && v && k->kind == Kind::Str && k->strView() == view(key))
             return guarded([&] {
-                *out = fromValue(ctx, v);
+                *out = fromValue(ctx, ValueSlot{v, nullptr, entry.m, entry.m->items});
                 return PTO_OK;
             });
     }
@@ -590,7 +630,7 @@ pto_status valueArrayAt(pto_run_context* ctx, pto_value value, size_t index, pto
     PTO_REQUIRE(v->kind == Kind::Array, PTO_ERR_WRONG_KIND);
     PTO_REQUIRE(index < v->a->size, PTO_ERR_OUT_OF_RANGE);
     return guarded([&] {
-        *out = fromValue(ctx, &v->a->items[index]);
+        *out = fromValue(ctx, ValueSlot{&v->a->items[index], v->a, nullptr, v->a->items});
         return PTO_OK;
     });
 }
@@ -603,7 +643,7 @@ pto_status valueMapAt(pto_run_context* ctx, pto_value value, size_t index, pto_s
         if (!m) return PTO_ERR_WRONG_KIND;
         if (index >= m->size) return PTO_ERR_OUT_OF_RANGE;
         *key = str(ctx->doc.keys().name(m->items[index].key));
-        *out = fromValue(ctx, &m->items[index].value);
+        *out = fromValue(ctx, ValueSlot{&m->items[index].value, nullptr, m, m->items});
         return PTO_OK;
     });
 }
@@ -616,7 +656,7 @@ pto_status valueMapFind(pto_run_context* ctx, pto_value value, pto_string key, p
         if (!m) return PTO_ERR_WRONG_KIND;
         for (ir::Member& member : *m)
             if (ctx->doc.keys().name(member.key) == view(key)) {
-                *out = fromValue(ctx, &member.value);
+                *out = fromValue(ctx, ValueSlot{&member.value, nullptr, m, m->items});
                 return PTO_OK;
             }
         return PTO_ERR_NOT_FOUND;
@@ -726,7 +766,7 @@ pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value
     PTO_REQUIRE(name, PTO_ERR_INVALID_ARGUMENT);
     return guarded([&] {
         Value* v = ctx->doc.arena().make<Value>(ir::makeSingletonType(ctx->doc, name));
-        *out = fromValue(ctx, v);
+        *out = fromValue(ctx, ValueSlot{v});
         return PTO_OK;
     });
 }
@@ -749,8 +789,10 @@ pto_status createOpCall(pto_run_context* ctx, pto_string op, const pto_node* arg
     PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
         Scratch<Node*> nodes(argCount);
-        for (size_t i = 0; i < argCount; ++i)
+        for (size_t i = 0; i < argCount; ++i) {
             if (!(nodes[i] = toNode(ctx, args[i]))) return PTO_ERR_INVALID_HANDLE;
+            if (!ir::nodeFitsClass(nodes[i]->type, ir::NodeClass::Expr)) return PTO_ERR_WRONG_KIND;
+        }
         const Value* name = ctx->lastOp.kind == Kind::Map ? ctx->lastOp.m->find(K::name) : nullptr;
         if (!name || name->strView() != view(op)) ctx->lastOp = ir::makeOp(ctx->doc, view(op));
         *out = fromNode(ctx, ir::makeOpCall(ctx->doc, ctx->lastOp, nodes.span(), *t, spanOf(ctx, spanSource)));
@@ -763,6 +805,8 @@ pto_status createAssign(pto_run_context* ctx, pto_node var, pto_node value, pto_
     Node* x = toNode(ctx, value);
     PTO_REQUIRE(v && x && out, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(ir::nodeFitsClass(v->type, ir::NodeClass::Var) && ir::nodeFitsClass(x->type, ir::NodeClass::Expr),
+                PTO_ERR_WRONG_KIND);
     return guarded([&] {
         *out = fromNode(ctx, ir::makeAssign(ctx->doc, v, x, spanOf(ctx, spanSource)));
         return PTO_OK;
@@ -774,6 +818,8 @@ pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node
     Node* p = toNode(ctx, param);
     PTO_REQUIRE(f && p, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
+    PTO_REQUIRE(f->type == K::Function, PTO_ERR_WRONG_KIND);
+    if (pto_status s = checkPlacement(ctx, f, K::params, p); s != PTO_OK) return s;
     return guarded([&] { return statusOf(ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir))); });
 }
 
@@ -781,6 +827,8 @@ pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
     Node* c = toNode(ctx, call);
     Node* a = toNode(ctx, arg);
     PTO_REQUIRE(c && a, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(isCallLike(c), PTO_ERR_WRONG_KIND);
+    if (pto_status s = checkPlacement(ctx, c, K::args, a); s != PTO_OK) return s;
     return guarded([&] { return statusOf(ir::appendArg(ctx->doc, c, a)); });
 }
 
@@ -811,6 +859,7 @@ pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, s
         for (size_t i = 0; i < count; ++i) {
             if (!(nodes[i] = toNode(ctx, stmts[i]))) return PTO_ERR_INVALID_HANDLE;
             if (!ir::isStmtType(nodes[i]->type)) return PTO_ERR_WRONG_KIND;
+            if (reaches(ctx, nodes[i], p)) return PTO_ERR_INVALID_ARGUMENT;
         }
         ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
         return statusOf(ctx->inserts.insertBefore(ctx->doc, slot, nodes.span()));
@@ -824,6 +873,7 @@ pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, s
     pto_status status = PTO_OK;
     Value* slot = childSlot(p, field, index, &status);
     PTO_REQUIRE(slot, status);
+    if (pto_status s = checkPlacement(ctx, p, keyOf(field), r); s != PTO_OK) return s;
     *slot = Value::node(r);
     return PTO_OK;
 }
@@ -865,52 +915,65 @@ pto_status emitDiagnostic(pto_run_context* ctx, const pto_diagnostic* d) {
     });
 }
 
+// Every table entry: a NULL or dead run context is an error status, not a crash, and no exception
+// unwinds into the plugin.
+template <auto Fn>
+struct Entry;
+template <class... Args, pto_status (*Fn)(pto_run_context*, Args...)>
+struct Entry<Fn> {
+    static pto_status call(pto_run_context* ctx, Args... args) {
+        if (!ctx || ctx->magic != pto_run_context::kMagic) return PTO_ERR_INVALID_HANDLE;
+        return guarded([&] { return Fn(ctx, args...); });
+    }
+};
+
+// Designated: a slot given the wrong function (or out of order) does not compile.
 const pto_host_api kApi = {
-    sizeof(pto_host_api),
-    PTO_ABI_MAJOR,
-    PTO_ABI_MINOR,
-    program,
-    programFunctionCount,
-    programFunctionAt,
-    programFindFunction,
-    nodeKind,
-    nodeTypeName,
-    nodeName,
-    nodeSpan,
-    nodeTypeKind,
-    nodeChildCount,
-    nodeChild,
-    nodeField,
-    fieldFromName,
-    functionInfo,
-    functionParamDirection,
-    callOp,
-    callAttr,
-    tupleGetItemIndex,
-    valueKind,
-    valueAsBool,
-    valueAsInt64,
-    valueAsUInt64,
-    valueAsDouble,
-    valueAsString,
-    valueAsNode,
-    valueSize,
-    valueArrayAt,
-    valueMapAt,
-    valueMapFind,
-    valueTypeKind,
-    walk,
-    makeSingletonType,
-    createVar,
-    createOpCall,
-    createAssign,
-    functionAppendParam,
-    callAppendArg,
-    callExtendArgDirections,
-    insertBefore,
-    replaceChild,
-    flushInserts,
-    emitDiagnostic,
+    .struct_size = sizeof(pto_host_api),
+    .abi_major = PTO_ABI_MAJOR,
+    .abi_minor = PTO_ABI_MINOR,
+    .program = Entry<program>::call,
+    .program_function_count = Entry<programFunctionCount>::call,
+    .program_function_at = Entry<programFunctionAt>::call,
+    .program_find_function = Entry<programFindFunction>::call,
+    .node_kind = Entry<nodeKind>::call,
+    .node_type_name = Entry<nodeTypeName>::call,
+    .node_name = Entry<nodeName>::call,
+    .node_span = Entry<nodeSpan>::call,
+    .node_type_kind = Entry<nodeTypeKind>::call,
+    .node_child_count = Entry<nodeChildCount>::call,
+    .node_child = Entry<nodeChild>::call,
+    .node_field = Entry<nodeField>::call,
+    .field_from_name = Entry<fieldFromName>::call,
+    .function_info = Entry<functionInfo>::call,
+    .function_param_direction = Entry<functionParamDirection>::call,
+    .call_op = Entry<callOp>::call,
+    .call_attr = Entry<callAttr>::call,
+    .tuple_get_item_index = Entry<tupleGetItemIndex>::call,
+    .value_kind = Entry<valueKind>::call,
+    .value_as_bool = Entry<valueAsBool>::call,
+    .value_as_int64 = Entry<valueAsInt64>::call,
+    .value_as_uint64 = Entry<valueAsUInt64>::call,
+    .value_as_double = Entry<valueAsDouble>::call,
+    .value_as_string = Entry<valueAsString>::call,
+    .value_as_node = Entry<valueAsNode>::call,
+    .value_size = Entry<valueSize>::call,
+    .value_array_at = Entry<valueArrayAt>::call,
+    .value_map_at = Entry<valueMapAt>::call,
+    .value_map_find = Entry<valueMapFind>::call,
+    .value_type_kind = Entry<valueTypeKind>::call,
+    .walk = Entry<walk>::call,
+    .make_singleton_type = Entry<makeSingletonType>::call,
+    .create_var = Entry<createVar>::call,
+    .create_op_call = Entry<createOpCall>::call,
+    .create_assign = Entry<createAssign>::call,
+    .function_append_param = Entry<functionAppendParam>::call,
+    .call_append_arg = Entry<callAppendArg>::call,
+    .call_extend_arg_directions = Entry<callExtendArgDirections>::call,
+    .insert_before = Entry<insertBefore>::call,
+    .replace_child = Entry<replaceChild>::call,
+    .flush_inserts = Entry<flushInserts>::call,
+    .emit_diagnostic = Entry<emitDiagnostic>::call,
 };
 
 }  // namespace

@@ -25,13 +25,35 @@ struct Diagnostic {
 
 }  // namespace ptoplug::host
 
+namespace ptoplug::host {
+
+/// What a pto_value names: a value slot, and the buffer it lived in when the handle was made. The IR
+/// core moves slots only by giving their container a new buffer (ir/document.cpp), so a handle whose
+/// container's buffer changed is stale and is refused, never read.
+struct ValueSlot {
+    ir::Value* value = nullptr;
+    const ir::Array* array = nullptr;  ///< the container, if the slot is an array element
+    const ir::Map* map = nullptr;      ///< the container, if the slot is a map member
+    const void* items = nullptr;       ///< the container's buffer when the handle was made
+    bool stale() const { return (array && array->items != items) || (map && map->items != items); }
+};
+
+}  // namespace ptoplug::host
+
 /// One run of one pass or verifier over one document. Single-threaded; many may exist at once.
 struct pto_run_context {
     explicit pto_run_context(ptoplug::ir::Document& document);
+    ~pto_run_context();
+    pto_run_context(const pto_run_context&) = delete;
+    pto_run_context& operator=(const pto_run_context&) = delete;
 
-    uint64_t token;  ///< stamped into every handle this context gives out
+    static constexpr uint64_t kMagic = 0x7074'6f70'6c75'6721ULL;
+    uint64_t magic = kMagic;  ///< cleared on destruction: a context used after its run is refused
+    uint64_t token;           ///< stamped into every handle this context gives out
     ptoplug::ir::Document& doc;
-    std::vector<ptoplug::ir::Value*> values;  ///< pto_value handles: index + 1
+    std::vector<ptoplug::host::ValueSlot> values;  ///< pto_value handles: index + 1
+    std::vector<uint32_t> seen;                    ///< per node: the cycle check's visit stamp
+    uint32_t seenStamp = 0;
     ptoplug::ir::PendingInserts inserts;
     ptoplug::ir::Value lastOp;  ///< the op map create_op_call made last: calls of one op share it
     std::vector<ptoplug::host::Diagnostic> diagnostics;

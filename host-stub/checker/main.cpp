@@ -4,9 +4,6 @@
 //
 // Every check that runs plugin code runs in a child process, so a plugin that aborts or crashes is
 // reported, not fatal. Exit status 0 only if every check passes.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -18,6 +15,7 @@
 
 #include "abi_host/run_context.h"
 #include "checker/elf_symbols.h"
+#include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/utf8.h"
 #include "ir/writer.h"
@@ -54,37 +52,34 @@ private:
     int failed_ = 0;
 };
 
-// Runs `check` in a child process; a crash or abort becomes a failed outcome naming the signal.
+double gTimeoutSeconds = 60;
+
+// Runs `check` in a child process: a crash, an exit, an escaping exception or a hang of plugin code
+// becomes a failed outcome that says which. The plugin's stdout goes to stderr, away from the report.
 Outcome isolated(const std::function<Outcome()>& check) {
-    std::fflush(nullptr);
-    int fds[2];
-    if (pipe(fds) != 0) return {false, "pipe failed"};
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        Outcome o{false, ""};
-        try {
-            o = check();
-        } catch (...) {
-            o = {false, "a C++ exception escaped into the host"};
-        }
-        std::string msg = std::string(o.ok ? "1" : "0") + o.detail;
-        if (write(fds[1], msg.data(), msg.size()) < 0) _exit(3);
-        _exit(0);
-    }
-    close(fds[1]);
-    std::string msg;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fds[0], buf, sizeof buf)) > 0) msg.append(buf, static_cast<size_t>(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFSIGNALED(status))
-        return {false, std::string("the plugin crashed: signal ") + std::to_string(WTERMSIG(status)) + " (" +
-                           strsignal(WTERMSIG(status)) + ")"};
-    if (msg.empty()) return {false, "the check ended without a result"};
-    return {msg[0] == '1', msg.substr(1)};
+    io::ChildOptions options;
+    options.stdoutToStderr = true;
+    io::ChildRun run = io::runInChild(
+        [&](int out) {
+            Outcome o{false, ""};
+            try {
+                o = check();
+            } catch (const std::exception& e) {
+                o = {false, std::string("a C++ exception escaped into the host: ") + e.what()};
+            } catch (...) {
+                o = {false, "a C++ exception escaped into the host"};
+            }
+            std::string msg = std::string(o.ok ? "1" : "0") + o.detail;
+            return io::writeAll(out, msg.data(), msg.size()) ? 0 : 3;
+        },
+        gTimeoutSeconds, options);
+    if (run.timedOut)
+        return {false, "the plugin did not return within " + std::to_string(static_cast<int>(gTimeoutSeconds)) +
+                           " s (--timeout)"};
+    if (run.end.how == io::ChildEnd::How::Signaled) return {false, "the plugin crashed: " + run.end.describe()};
+    if (!run.end.exitedWith(0) || run.output.empty())
+        return {false, "the plugin ended the process with " + run.end.describe() + " instead of returning"};
+    return {run.output[0] == '1', run.output.substr(1)};
 }
 
 // Diagnostics are well formed: a known severity, a rule name and a message, valid UTF-8.
@@ -153,11 +148,14 @@ Outcome checkThreads(RunFn fn, const std::vector<std::string>& corpus) {
     return {true, ""};
 }
 
+// The corpus shipped beside the executable: <bin>/../share/ptoplug/corpus/*.msgpack (pypto's own
+// inputs of its unit tests of MaterializeDistTensorCtx).
 std::vector<std::string> defaultCorpus() {
     std::vector<std::string> files;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(PTOPLUG_DEFAULT_CORPUS, ec))
-        if (fs::exists(e.path() / "before.msgpack")) files.push_back((e.path() / "before.msgpack").string());
+    fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share" / "ptoplug" / "corpus";
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".msgpack") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     return files;
 }
@@ -170,6 +168,9 @@ int main(int argc, char** argv) try {
     std::vector<std::string> corpus;
     app.add_option("plugin", path, "the plugin shared object, or its manifest (.json)")->required();
     app.add_option("corpus", corpus, "IR files to run every pass and verifier on (default: the bundled fixtures)");
+    app.add_option("--timeout", gTimeoutSeconds, "seconds a check may take before it fails as a hang")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     CLI11_PARSE(app, argc, argv);
     if (corpus.empty()) corpus = defaultCorpus();
 
@@ -247,10 +248,14 @@ int main(int argc, char** argv) try {
     if (corpus.empty()) report.add("corpus", {false, "no IR files to run the passes on"});
     for (size_t i = 0; i < d.pass_count; ++i) {
         const pto_pass_desc* pass = d.passes[i];
-        for (const std::string& file : corpus)
-            report.add(std::string("pass ") + pass->name + " on " + file,
-                       isolated([&] { return checkRun(pass->run, file, false); }));
-        if (!corpus.empty())
+        bool hung = false;
+        for (const std::string& file : corpus) {
+            if (hung) break;  // one hang is the finding: the rest would each wait out the time limit
+            Outcome o = isolated([&] { return checkRun(pass->run, file, false); });
+            hung = o.detail.find("(--timeout)") != std::string::npos;
+            report.add(std::string("pass ") + pass->name + " on " + file, o);
+        }
+        if (!corpus.empty() && !hung)
             report.add(std::string("pass ") + pass->name + " on 8 threads",
                        isolated([&] { return checkThreads(pass->run, corpus); }));
     }

@@ -152,7 +152,7 @@ bool readAll(int fd, void* data, size_t size) {
 // The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
 // message length, message.
 int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-               WorkerProgress& progress, int in, int out) {
+               uint64_t memoryLimitMiB, WorkerProgress& progress, int in, int out) {
     gWorkerProgress = &progress;
     uint32_t index = 0;
     while (readAll(in, &index, sizeof index)) {
@@ -165,15 +165,18 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             report = processFile(pipeline, item.input, item.output, options, &progress);
         } catch (const std::exception& e) {
             const bool oom = progress.outOfMemory.load() != 0;
+            std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
+                               : memoryLimitMiB > 0 ? "exceeded the memory limit of " + std::to_string(memoryLimitMiB) +
+                                                          " MiB (--memory-limit)"
+                                                    : std::string("ran out of memory");
+            const Phase phase = progress.currentPhase();
             report.exitCode = kExitInternal;
             report.messages += formatError(
-                ir::fileError(item.input,
-                              std::string(oom ? "out of memory" : "uncaught exception: " + std::string(e.what())) +
-                                  " " +
-                                  describeWhere(pipeline, progress.currentPhase(), progress.stage, progress.property) +
-                                  "; no output was written",
-                              runsPluginCode(progress.currentPhase()) ? "report this to the plugin's authors"
-                                                                      : "report this as a bug in pto-host"),
+                ir::fileError(
+                    item.input,
+                    what + " " + describeWhere(pipeline, phase, progress.stage, progress.property) +
+                        "; no output was written",
+                    runsPluginCode(phase) ? "report this to the plugin's authors" : "report this as a bug in pto-host"),
                 options.diagnostics);
         }
         progress.enter(Phase::Idle);
@@ -368,7 +371,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
                         ::close(other.child->in());
                         ::close(other.child->out());
                     }
-                return workerMain(pipeline, items, options, board[w.slot], in, out);
+                return workerMain(pipeline, items, options, isolation.memoryLimitMiB, board[w.slot], in, out);
             },
             childOptions);
         return w.child.has_value();
@@ -534,12 +537,14 @@ ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<s
     options.stdoutToStderr = true;
     io::ChildRun probe = io::runInChild(
         [&](int out) {
+            // An explicit verdict: a plugin that ends the process early (exit(0) in a constructor)
+            // must not pass for a successful load.
             auto pipeline = load(&board[0]);
-            std::string verdict = pipeline ? "" : pipeline.error().format();
-            return io::writeAll(out, verdict.data(), verdict.size()) ? (pipeline ? 0 : 1) : 2;
+            std::string verdict = pipeline ? "loaded" : "failed";
+            return io::writeAll(out, verdict.data(), verdict.size()) ? 0 : 2;
         },
         timeoutSeconds, options);
-    if (!probe.end.exitedWith(0) && !(probe.end.exitedWith(1) && !probe.output.empty())) {
+    if (!probe.end.exitedWith(0) || (probe.output != "loaded" && probe.output != "failed")) {
         size_t i = board[0].item.load();
         std::string manifest = i < manifests.size() ? manifests[i] : "<manifest>";
         std::string what = probe.timedOut ? "did not finish loading within " +

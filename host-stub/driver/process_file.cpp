@@ -92,7 +92,8 @@ Failure classify(const RunOutcome& outcome, const std::string& who) {
         return {kExitInternal, "pto-host.unknown-status",
                 who + " returned status " + std::to_string(static_cast<int>(outcome.status)) +
                     ", which is not a pto_status; this is a bug in the plugin"};
-    bool internal = outcome.status == PTO_ERR_INTERNAL || outcome.status == PTO_ERR_INVALID_HANDLE;
+    // Only PTO_ERR_USER says the program is wrong; any other failure status is a plugin's bug.
+    bool internal = outcome.status != PTO_OK && outcome.status != PTO_ERR_USER;
     bool explained = false;
     for (const Diagnostic& d : outcome.diagnostics) {
         internal = internal || d.severity == PTO_SEVERITY_INTERNAL_ERROR;

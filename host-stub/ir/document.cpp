@@ -63,13 +63,15 @@ Map* Document::newMap(uint32_t capacity) {
 }
 
 namespace {
+// Elements never move inside a buffer: a growth or an insertion before the end makes a new buffer, so
+// "the items pointer changed" is exactly "the slots moved" (value handles rely on it, host_api.cpp).
 template <class T>
-void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t needed) {
-    if (needed <= cap) return;
+void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t needed, bool fresh = false) {
+    if (needed <= cap && !fresh) return;
     uint32_t next = std::max<uint32_t>(needed, cap ? cap * 2 : 4);
-    T* fresh = arena.allocArray<T>(next);
-    if (size) std::memcpy(static_cast<void*>(fresh), items, sizeof(T) * size);
-    items = fresh;
+    T* buffer = arena.allocArray<T>(next);
+    if (size) std::memcpy(static_cast<void*>(buffer), items, sizeof(T) * size);
+    items = buffer;
     cap = next;
 }
 }  // namespace
@@ -77,7 +79,7 @@ void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t need
 void Document::push(Array& array, Value v) { insert(array, array.size, &v, 1); }
 
 void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t count) {
-    growTo(arena_, array.items, array.size, array.cap, array.size + count);
+    growTo(arena_, array.items, array.size, array.cap, array.size + count, at < array.size);
     std::memmove(static_cast<void*>(array.items + at + count), array.items + at, sizeof(Value) * (array.size - at));
     std::memcpy(static_cast<void*>(array.items + at), first, sizeof(Value) * count);
     array.size += count;
@@ -93,9 +95,9 @@ void Document::set(Map& map, uint32_t key, Value v) {
         *existing = v;
         return;
     }
-    growTo(arena_, map.items, map.size, map.cap, map.size + 1);
     uint32_t at = 0;
     while (at < map.size && keys_.less(map.items[at].key, key)) ++at;
+    growTo(arena_, map.items, map.size, map.cap, map.size + 1, at < map.size);
     std::memmove(static_cast<void*>(map.items + at + 1), map.items + at, sizeof(Member) * (map.size - at));
     map.items[at] = Member{key, v};
     ++map.size;

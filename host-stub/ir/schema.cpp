@@ -148,6 +148,13 @@ const NodeSchema* schemaFor(uint32_t nodeType) {
     return nodeType < K::kCount && t.known[nodeType] ? &t.byType[nodeType] : nullptr;
 }
 
+NodeClass fieldNodeClass(uint32_t nodeType, uint32_t key) {
+    if (const NodeSchema* schema = schemaFor(nodeType))
+        for (const FieldSpec& spec : schema->fields)
+            if (spec.key == key) return spec.nodeClass;
+    return NodeClass::Any;
+}
+
 bool nodeFitsClass(uint32_t t, NodeClass cls) {
     const bool unknown = !schemaFor(t);
     switch (cls) {

@@ -69,6 +69,8 @@ struct FieldSpec {
     NodeClass nodeClass = NodeClass::Any;  ///< for Node, OptNode and NodeList fields
 };
 
+/// The class of node field `key` of a node of type `nodeType` (Any for unknown types and fields).
+NodeClass fieldNodeClass(uint32_t nodeType, uint32_t key);
 /// True if a node of type `nodeType` may stand where `cls` is required.
 bool nodeFitsClass(uint32_t nodeType, NodeClass cls);
 /// "an expression", "a statement", "a Var", ...

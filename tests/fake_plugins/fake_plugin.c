@@ -1,36 +1,140 @@
 /*
- * Broken plugins for the host's and the checker's tests, one per fault, selected by a FAKE_* macro:
- *   FAKE_MISSING_ENTRY   exports no entry point
- *   FAKE_WRONG_MAJOR     declares ABI major 2
- *   FAKE_SMALL_DESC      descriptor struct_size too small
- *   FAKE_NULL_SLOT       a pass whose run function is NULL
- *   FAKE_ERROR_STATUS    a pass that returns PTO_ERR_INTERNAL
- *   FAKE_ABORTS          a pass that calls abort()
- *   FAKE_SEGFAULTS       a pass that dereferences NULL
- *   FAKE_CRASH_ON_MARKER a pass that crashes only on programs named "crash_me", else does nothing
- * (A pass that throws a C++ exception is fake_throws.cpp.)
+ * Misbehaving plugins for the host's and the checker's tests, written from the public header alone,
+ * one fault per FAKE_* macro:
+ *   FAKE_MISSING_ENTRY        exports no entry point
+ *   FAKE_WRONG_MAJOR          declares ABI major 2
+ *   FAKE_SMALL_DESC           descriptor struct_size too small
+ *   FAKE_NULL_SLOT            a pass whose run function is NULL
+ *   FAKE_ERROR_STATUS         a pass that returns PTO_ERR_INTERNAL without saying why
+ *   FAKE_USER_STATUS          a pass that returns PTO_ERR_USER without an error diagnostic
+ *   FAKE_UNKNOWN_STATUS       a pass that returns 99, which is no pto_status
+ *   FAKE_ABORTS               a pass that calls abort()
+ *   FAKE_SEGFAULTS            a pass that dies of SIGSEGV
+ *   FAKE_VERIFIER_SEGFAULTS   a harmless pass whose property verifier dies of SIGSEGV
+ *   FAKE_EXITS                a pass that calls exit(0)
+ *   FAKE_EXIT_IN_CONSTRUCTOR  a library constructor that calls exit(0)
+ *   FAKE_ENTRY_SEGFAULTS      an entry point that dies of SIGSEGV
+ *   FAKE_HANGS                a pass that never returns
+ *   FAKE_PRINTS               a pass that prints to stdout, then succeeds
+ *   FAKE_NULL_CONTEXT         a pass that calls the host with a NULL run context
+ *   FAKE_MAKES_CYCLE          a pass that puts a body inside itself and returns the status it got
+ *   FAKE_WRONG_KIND           a pass that puts a Var where a statement goes, ignores the refusal, succeeds
+ *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
+ *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
+ * (A pass that throws a C++ exception is fake_throws.cpp; one that exhausts memory, fake_allocates.cpp.)
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptoplug/abi.h"
 
+#if defined(FAKE_EXIT_IN_CONSTRUCTOR)
+__attribute__((constructor)) static void exit_while_loading(void) { exit(0); }
+#endif
+
+/* The body of the program's first function, or the null handle. */
+__attribute__((unused)) static pto_node first_body(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node fn = {{0, 0}}, body = {{0, 0}};
+    if (host->program_function_at(ctx, 0, &fn) == PTO_OK) host->node_child(ctx, fn, PTO_FIELD_BODY, 0, &body);
+    return body;
+}
+
+/* Walk callback of FAKE_MAKES_CYCLE: the first SeqStmts becomes its own first statement. */
+struct cycle_state {
+    const pto_host_api* host;
+    pto_status status; /* what replace_child answered */
+};
+__attribute__((unused)) static pto_walk_result nest_in_itself(pto_run_context* ctx, pto_node node,
+                                                              const pto_walk_position* position, void* user_data) {
+    struct cycle_state* state = (struct cycle_state*)user_data;
+    pto_node_kind kind;
+    (void)position;
+    if (state->host->node_kind(ctx, node, &kind) != PTO_OK || kind != PTO_NODE_SEQ_STMTS) return PTO_WALK_ADVANCE;
+    state->status = state->host->replace_child(ctx, node, PTO_FIELD_STMTS, 0, node);
+    return PTO_WALK_STOP;
+}
+
+/* Walk callback of FAKE_BREAKS_DIRECTIONS: one more direction on the first call that has them. */
+__attribute__((unused)) static pto_walk_result extend_directions(pto_run_context* ctx, pto_node node,
+                                                                 const pto_walk_position* position, void* user_data) {
+    const pto_host_api* host = (const pto_host_api*)user_data;
+    pto_node_kind kind;
+    pto_arg_direction scalar = PTO_ARG_SCALAR;
+    int present = 0;
+    (void)position;
+    if (host->node_kind(ctx, node, &kind) == PTO_OK && (kind == PTO_NODE_CALL || kind == PTO_NODE_SUBMIT) &&
+        host->call_extend_arg_directions(ctx, node, &scalar, 1, &present) == PTO_OK && present)
+        return PTO_WALK_STOP;
+    return PTO_WALK_ADVANCE;
+}
+
 /* unused in the FAKE_NULL_SLOT variant */
 __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node body = {{0, 0}};
+    (void)body;
 #if defined(FAKE_ERROR_STATUS)
-    (void)host;
-    (void)ctx;
+    (void)host, (void)ctx;
     return PTO_ERR_INTERNAL;
+#elif defined(FAKE_USER_STATUS)
+    (void)host, (void)ctx;
+    return PTO_ERR_USER;
+#elif defined(FAKE_UNKNOWN_STATUS)
+    (void)host, (void)ctx;
+    return (pto_status)99;
 #elif defined(FAKE_ABORTS)
-    (void)host;
-    (void)ctx;
+    (void)host, (void)ctx;
     abort();
 #elif defined(FAKE_SEGFAULTS)
-    (void)host;
-    (void)ctx;
+    (void)host, (void)ctx;
     raise(SIGSEGV);
     return PTO_OK;
+#elif defined(FAKE_EXITS)
+    (void)host, (void)ctx;
+    exit(0);
+#elif defined(FAKE_HANGS)
+    volatile int spinning = 1;
+    (void)host, (void)ctx;
+    while (spinning) {
+    }
+    return PTO_OK;
+#elif defined(FAKE_PRINTS)
+    (void)host, (void)ctx;
+    printf("FakePass was here\n");
+    fflush(stdout);
+    return PTO_OK;
+#elif defined(FAKE_NULL_CONTEXT)
+    pto_node program;
+    (void)ctx;
+    return host->program(NULL, &program) == PTO_ERR_INVALID_HANDLE ? PTO_OK : PTO_ERR_INTERNAL;
+#elif defined(FAKE_MAKES_CYCLE)
+    struct cycle_state state = {host, PTO_ERR_NOT_FOUND};
+    pto_node program;
+    pto_walk_callbacks callbacks;
+    memset(&callbacks, 0, sizeof callbacks);
+    callbacks.struct_size = sizeof callbacks;
+    callbacks.pre = nest_in_itself;
+    callbacks.user_data = &state;
+    if (host->program(ctx, &program) != PTO_OK || host->walk(ctx, program, &callbacks) != PTO_OK)
+        return PTO_ERR_INTERNAL;
+    return state.status;
+#elif defined(FAKE_WRONG_KIND)
+    pto_node fn, param;
+    body = first_body(host, ctx);
+    if (host->program_function_at(ctx, 0, &fn) == PTO_OK &&
+        host->node_child(ctx, fn, PTO_FIELD_PARAMS, 0, &param) == PTO_OK)
+        host->replace_child(ctx, body, PTO_FIELD_STMTS, 0, param);
+    return PTO_OK;
+#elif defined(FAKE_BREAKS_DIRECTIONS)
+    pto_node program;
+    pto_walk_callbacks callbacks;
+    memset(&callbacks, 0, sizeof callbacks);
+    callbacks.struct_size = sizeof callbacks;
+    callbacks.pre = extend_directions;
+    callbacks.user_data = (void*)host;
+    if (host->program(ctx, &program) != PTO_OK) return PTO_ERR_INTERNAL;
+    return host->walk(ctx, program, &callbacks);
 #elif defined(FAKE_CRASH_ON_MARKER)
     pto_node program;
     pto_string name;
@@ -39,11 +143,26 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
         raise(SIGSEGV);
     return PTO_OK;
 #else
-    (void)host;
-    (void)ctx;
+    (void)host, (void)ctx;
     return PTO_OK;
 #endif
 }
+
+#if defined(FAKE_VERIFIER_SEGFAULTS)
+static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
+    (void)host, (void)ctx;
+    raise(SIGSEGV);
+    return PTO_OK;
+}
+static const pto_verifier_desc verifier = {sizeof(pto_verifier_desc), "FakeProperty", "crashes", verify};
+static const pto_verifier_desc* const verifiers[] = {&verifier};
+static const char* const produced[] = {"FakeProperty"};
+#define FAKE_PRODUCED produced, 1
+#define FAKE_VERIFIERS verifiers, 1
+#else
+#define FAKE_PRODUCED NULL, 0
+#define FAKE_VERIFIERS NULL, 0
+#endif
 
 /* Requires SSAForm, so that placement tests can put it where that property is missing. */
 static const char* const required[] = {"SSAForm"};
@@ -53,8 +172,7 @@ static const pto_pass_desc pass = {
     "a deliberately broken pass",
     required,
     1,
-    NULL,
-    0,
+    FAKE_PRODUCED,
     NULL,
     0,
 #if defined(FAKE_NULL_SLOT)
@@ -76,7 +194,7 @@ static const pto_plugin_desc plugin = {
 #else
     PTO_ABI_MAJOR,
 #endif
-    0, PTO_ABI_MINOR, "fake", "0.0.1", passes, 1, NULL, 0,
+    0, PTO_ABI_MINOR, "fake", "0.0.1", passes, 1, FAKE_VERIFIERS,
 };
 
 #if defined(FAKE_MISSING_ENTRY)
@@ -86,5 +204,8 @@ PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t major, ui
 #endif
     (void)major;
     (void)minor;
+#if defined(FAKE_ENTRY_SEGFAULTS)
+    raise(SIGSEGV);
+#endif
     return &plugin;
 }

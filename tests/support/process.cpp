@@ -1,39 +1,17 @@
 #include "support/process.h"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "io/subprocess.h"
 #include "support/fixtures.h"
 
 namespace ptoplug::test {
 
-ProcessResult runProcess(const std::vector<std::string>& argv) {
-    TempDir dir;
-    std::string outPath = dir / "stdout", errPath = dir / "stderr";
-    pid_t pid = fork();
-    if (pid == 0) {
-        int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(out, STDOUT_FILENO);
-        dup2(err, STDERR_FILENO);
-        std::vector<char*> args;
-        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        execv(args[0], args.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    ProcessResult r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = readBytes(outPath);
-    r.err = readBytes(errPath);
-    return r;
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& input) {
+    io::CommandResult r = io::runCommand(argv, input);
+    return ProcessResult{r.exitCode(), std::move(r.out), std::move(r.err)};
 }
 
 TempDir::TempDir() {

@@ -12,8 +12,8 @@ struct ProcessResult {
     std::string err;
 };
 
-/// Runs `argv` (argv[0] is a path) with no shell, capturing stdout and stderr.
-ProcessResult runProcess(const std::vector<std::string>& argv);
+/// Runs `argv` (argv[0] is a path) with no shell, `input` on its stdin, capturing stdout and stderr.
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& input = {});
 
 /// A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {

@@ -50,23 +50,40 @@ TEST(PluginCheck, FakePluginsAreRejectedNamingTheRule) {
         {"wrong_major", "ABI mismatch: the plugin supports 2.0..2.0, this host provides 1.0..1.0"},
         {"small_desc", "descriptor struct_size 8 is too small"},
         {"null_slot", "pass 'FakePass' has a NULL run function"},
-        {"throws", "a C++ exception escaped into the host"},
+        {"throws", "a C++ exception escaped into the host: escaped"},
         {"error_status", "returned PTO_ERR_INTERNAL"},
-        {"aborts", "the plugin crashed: signal 6"},
-        {"segfaults", "the plugin crashed: signal 11"},
+        {"user_status", "returned PTO_ERR_USER without an error diagnostic saying why"},
+        {"unknown_status", "returned status 99"},
+        {"makes_cycle", "returned status 5"},
+        {"breaks_directions", "the output is not valid IR"},
+        {"aborts", "the plugin crashed: SIGABRT (Aborted)"},
+        {"segfaults", "the plugin crashed: SIGSEGV (Segmentation fault)"},
+        {"verifier_segfaults", "the plugin crashed: SIGSEGV (Segmentation fault)"},
+        {"exits", "the plugin ended the process with exit(0) instead of returning"},
+        {"exit_in_constructor", "the plugin ended the process with exit(0) instead of returning"},
+        {"entry_segfaults", "the plugin crashed: SIGSEGV (Segmentation fault)"},
+        {"hangs", "the plugin did not return within 1 s (--timeout)"},
     };
     for (const auto& [fake, rule] : fakes) {
         std::string path = kFakes + "/libfake_" + fake + ".so";
-        auto r = test::runProcess({kCheck, path});
+        auto r = test::runProcess({kCheck, path, "--timeout", "1"});
         EXPECT_EQ(r.exitCode, 1) << fake << "\n" << r.out;
         size_t at = r.out.find(rule);
         EXPECT_NE(at, std::string::npos) << fake << "\n" << r.out;
         // The failing line names the file (the load errors) or the pass and corpus file.
         size_t line = r.out.rfind("FAIL", at);
         std::string failing = r.out.substr(line, r.out.find('\n', at) - line);
-        EXPECT_TRUE(failing.find(path) != std::string::npos || failing.find("pass FakePass on") != std::string::npos)
+        EXPECT_TRUE(failing.find(path) != std::string::npos || failing.find("pass FakePass on") != std::string::npos ||
+                    failing.find("verifier FakeProperty on") != std::string::npos || failing.find("load") == 6)
             << failing;
     }
+}
+
+TEST(PluginCheck, APluginsOutputStaysOutOfTheReport) {
+    auto r = test::runProcess({kCheck, kFakes + "/libfake_prints.so"});
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_EQ(r.out.find("FakePass was here"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("FakePass was here"), std::string::npos) << r.err;
 }
 
 }  // namespace
