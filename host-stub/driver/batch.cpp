@@ -196,6 +196,9 @@ struct Worker {
     std::string buffer;
 };
 
+// Two items in flight per worker, so that a worker never idles while the parent answers.
+constexpr size_t kDepth = 2;
+
 // --- interruption ----------------------------------------------------------------------------------
 
 int gInterruptPipe[2] = {-1, -1};
@@ -380,10 +383,9 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         workers[i].slot = i;
         if (!spawn(workers[i])) return kExitInternal;
     }
-    // Two items in flight per worker, so that a worker never idles while the parent answers.
-    constexpr size_t kDepth = 2;
-    auto assign = [&](Worker& w) {
-        while (w.queue.size() < kDepth && !pending.empty()) {
+    auto assign = [&](Worker& w, size_t depth = kDepth) {
+        if (!w.child) return;
+        while (w.queue.size() < depth && !pending.empty()) {
             auto index = static_cast<uint32_t>(pending.front());
             if (!io::writeAll(w.child->in(), &index, sizeof index)) return;
             w.queue.push_back(pending.front());
@@ -437,7 +439,11 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             error.hint = "report this as a bug in pto-host";
         }
         finish(code, formatError(error, options.diagnostics));
-        if (!pending.empty() && !spawn(w)) return false;
+        if (pending.empty()) {
+            w.child.reset();
+            return true;
+        }
+        if (!spawn(w)) return false;
         return true;
     };
 
@@ -452,7 +458,9 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         }
     };
 
-    for (Worker& w : workers) assign(w);
+    // One file to each worker first, then the second: two files must not queue behind one worker.
+    for (size_t depth = 1; depth <= kDepth; ++depth)
+        for (Worker& w : workers) assign(w, depth);
     const int64_t timeoutNs = static_cast<int64_t>(isolation.timeoutSeconds * 1e9);
     while (done < items.size()) {
         std::vector<pollfd> polls;
@@ -486,6 +494,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
                 nowNs() - board[w.slot].itemStartNs.load() > timeoutNs) {
                 w.child->kill(SIGKILL);
                 if (!buried(w, true)) return kExitInternal;
+                assign(w);
                 continue;
             }
             if (!polls[i].revents) continue;

@@ -45,9 +45,10 @@ mode_t newFileMode() {
 // Writes everything `produce` makes to `fd`; the first error from `produce` or from the descriptor.
 ir::Status produceInto(int fd, const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
     ir::FdSink sink(fd);
-    if (auto err = produce(sink)) return err;
+    ir::Status produced = produce(sink);
+    // A failed descriptor explains a failed write best: its errno names the reason.
     if (!sink.flush()) return fsError(path, "write failed", sink.error());
-    return std::nullopt;
+    return produced;
 }
 
 // The named temporary of this process, removed if SIGINT or SIGTERM arrives while it exists.

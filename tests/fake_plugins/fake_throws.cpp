@@ -7,7 +7,8 @@ namespace {
 
 pto_status run(const pto_host_api*, pto_run_context*) { throw std::runtime_error("escaped"); }
 
-const pto_pass_desc kPass = {sizeof(pto_pass_desc), "FakePass", "throws", nullptr, 0, nullptr, 0, nullptr, 0, run};
+const char* const kRequired[] = {"SSAForm"};
+const pto_pass_desc kPass = {sizeof(pto_pass_desc), "FakePass", "throws", kRequired, 1, nullptr, 0, nullptr, 0, run};
 const pto_pass_desc* const kPasses[] = {&kPass};
 const pto_plugin_desc kPlugin = {
     sizeof(pto_plugin_desc), PTO_ABI_MAJOR, 0, PTO_ABI_MINOR, "fake", "0.0.1", kPasses, 1, nullptr, 0};

@@ -1,0 +1,350 @@
+// pto-host with misbehaving plugins and awkward files (issue: "the host contains every plugin
+// failure"): each fault is reported with its exit code, names the plugin and the pass, and never
+// costs an input or leaves a partial output.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "io/subprocess.h"
+#include "support/fixtures.h"
+#include "support/process.h"
+
+namespace ptoplug {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runProcess;
+using test::TempDir;
+
+const std::string kHost = PTOPLUG_BIN_DIR "/pto-host";
+const std::string kFakes = PTOPLUG_TEST_PLUGIN_DIR;
+
+// A program with calls that carry arg_directions and a SeqStmts body (what the fakes poke at).
+std::string input() {
+    return (fs::path(test::dataDir()) / "pypto-unit" / "buffer_aliasing_view_inherits_source_context" / "before.json")
+        .string();
+}
+
+std::string library(const std::string& fault) { return kFakes + "/libfake_" + fault + ".so"; }
+
+// The manifest of fake plugin `fault`, placed after ConvertToSSA; written into `dir`.
+std::string fakeManifest(const TempDir& dir, const std::string& fault) {
+    bool verifier = fault == "verifier_segfaults";
+    std::string path = dir / (fault + ".manifest.json");
+    test::writeBytes(path, R"({"file_format_version": 1, "name": "fake", "version": "0.0.1", "library": ")" +
+                               library(fault) + R"(", "abi": {"major": 1, "minor_min": 0, "minor_max": 0},)" +
+                               (verifier ? R"( "verifiers": ["FakeProperty"],)" : "") +
+                               R"( "passes": [{"name": "FakePass", "placement": {"after": {"pass": "ConvertToSSA"}},)" +
+                               R"( "required": ["SSAForm"], "produced": )" + (verifier ? R"(["FakeProperty"])" : "[]") +
+                               "}]}");
+    return path;
+}
+
+std::vector<std::string> withFake(const TempDir& dir, const std::string& fault, std::vector<std::string> rest) {
+    std::vector<std::string> args = {kHost, "--no-default-plugins", "--plugin", fakeManifest(dir, fault)};
+    args.insert(args.end(), rest.begin(), rest.end());
+    return args;
+}
+
+std::vector<std::string> filesIn(const std::string& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+struct Misbehaviour {
+    std::string fault;
+    int exitCode;
+    std::string message;  ///< what the user reads (the plugin's library path is checked besides)
+};
+void PrintTo(const Misbehaviour& m, std::ostream* os) { *os << m.fault; }
+
+const std::string kInPass = " in pass 'FakePass' of plugin 'fake' (";
+
+std::vector<Misbehaviour> misbehaviours() {
+    return {
+        {"segfaults", 5, "error: crashed with SIGSEGV (Segmentation fault)" + kInPass},
+        {"aborts", 5, "error: crashed with SIGABRT (Aborted)" + kInPass},
+        {"verifier_segfaults", 5,
+         "error: crashed with SIGSEGV (Segmentation fault) in the verifier of property 'FakeProperty' of plugin 'fake' "
+         "("},
+        {"exits", 5, "error: ended the process with exit(0) instead of returning" + kInPass},
+        {"throws", 5, "error: uncaught exception: escaped" + kInPass},
+        {"hangs", 5, "error: timed out after 1 s (the --timeout limit)" + kInPass},
+        {"unknown_status", 5, "[pto-host.unknown-status] pass 'FakePass' of plugin 'fake' ("},
+        {"error_status", 5, "failed with status PTO_ERR_INTERNAL without an error diagnostic saying why"},
+        {"user_status", 1, "failed with status PTO_ERR_USER without an error diagnostic saying why"},
+        {"makes_cycle", 5, "failed with status PTO_ERR_INVALID_ARGUMENT without an error diagnostic saying why"},
+        {"breaks_directions", 5, "[pto-host.invalid-ir] pass 'FakePass' of plugin 'fake' ("},
+        {"entry_segfaults", 4,
+         "error: the plugin of this manifest ended the process with SIGSEGV (Segmentation fault) "
+         "while loading"},
+        {"exit_in_constructor", 4, "error: the plugin of this manifest ended the process with exit(0) while loading"},
+    };
+}
+
+class Misbehaving : public ::testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(Misbehaving, RunFailsNamingThePluginAndKeepsTheOldOutput) {
+    const Misbehaviour& m = GetParam();
+    TempDir tmp;
+    std::string out = tmp / "out.json";
+    test::writeBytes(out, "old");
+    auto r = runProcess(
+        withFake(tmp, m.fault, {"run", input(), "-o", out, "--timeout", "1", "--crash-reproducer", tmp / "crashes"}));
+    EXPECT_EQ(r.exitCode, m.exitCode) << r.err;
+    EXPECT_NE(r.err.find(m.message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(m.exitCode == 4 ? tmp.path() : library(m.fault)), std::string::npos) << r.err;
+    EXPECT_EQ(test::readBytes(out), "old");
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) {
+    const Misbehaviour& m = GetParam();
+    TempDir tmp, in, out;
+    fs::copy_file(input(), in / "a.json");
+    fs::copy_file(input(), in / "b.json");
+    auto r = runProcess(withFake(tmp, m.fault,
+                                 {"batch", in.path(), "--out-dir", out.path(), "-j", "2", "--timeout", "1",
+                                  "--crash-reproducer", tmp / "crashes"}));
+    EXPECT_EQ(r.exitCode, m.exitCode) << r.err;
+    EXPECT_NE(r.err.find(m.message), std::string::npos) << r.err;
+    if (m.exitCode != 4) {
+        EXPECT_NE(r.err.find("2 files, 0 ok, 2 failed"), std::string::npos) << r.err;
+    }
+    EXPECT_TRUE(filesIn(out.path()).empty());
+    EXPECT_EQ(test::readBytes(in / "a.json"), test::readBytes(input()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, Misbehaving, ::testing::ValuesIn(misbehaviours()),
+                         [](const auto& info) { return info.param.fault; });
+
+TEST(PluginContainment, MemoryLimitNamesTheLimitAndThePass) {
+#ifdef PTOPLUG_SANITIZED
+    GTEST_SKIP() << "sanitizers reserve more address space than any limit";
+#endif
+    TempDir tmp;
+    auto r = runProcess(withFake(tmp, "allocates", {"run", input(), "-o", tmp / "out.json", "--memory-limit", "512"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("error: exceeded the memory limit of 512 MiB (--memory-limit)" + kInPass), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
+TEST(PluginContainment, PrintsNeverReachTheOutputStream) {
+    TempDir tmp;
+    auto r = runProcess(withFake(tmp, "prints", {"run", input(), "-o", "-"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("FakePass was here"), std::string::npos) << r.err;
+    auto plain = runProcess({kHost, "convert", input(), "-o", "-"});
+    EXPECT_EQ(r.out, plain.out);  // exactly the program, nothing else
+}
+
+TEST(PluginContainment, ANullRunContextIsAnErrorStatusNotACrash) {
+    TempDir tmp;
+    auto r = runProcess(withFake(tmp, "null_context", {"run", input(), "-o", tmp / "out.json"}));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+TEST(PluginContainment, RefusedEditsLeaveTheProgramUnchanged) {
+    TempDir tmp;
+    auto r = runProcess(withFake(tmp, "wrong_kind", {"run", input(), "-o", tmp / "out.json"}));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(input()));
+}
+
+TEST(PluginContainment, ACrashLeavesAReproducerThatReplaysIt) {
+    TempDir tmp;
+    auto r = runProcess(
+        withFake(tmp, "segfaults", {"run", input(), "-o", tmp / "out.json", "--crash-reproducer", tmp / "repro"}));
+    ASSERT_EQ(r.exitCode, 5);
+    std::vector<fs::path> crashes;
+    for (const auto& e : fs::directory_iterator(tmp / "repro")) crashes.push_back(e.path());
+    ASSERT_EQ(crashes.size(), 1u);
+    EXPECT_NE(r.err.find(crashes[0].string() + "/replay.sh"), std::string::npos) << r.err;
+    EXPECT_EQ(test::readBytes((crashes[0] / "input.json").string()), test::readBytes(input()));
+    EXPECT_NE(test::readBytes((crashes[0] / "pipeline.txt").string()).find("FakePass"), std::string::npos);
+    auto replay = runProcess({"/bin/sh", (crashes[0] / "replay.sh").string()});
+    EXPECT_EQ(replay.exitCode, 5);
+    EXPECT_NE(replay.err.find("crashed with SIGSEGV (Segmentation fault)" + kInPass), std::string::npos) << replay.err;
+}
+
+// --- signals -------------------------------------------------------------------------------------
+
+// A batch of hanging files, started in the background with its workers busy.
+struct HangingBatch {
+    TempDir tmp, in, out;
+    std::optional<io::Child> host;
+    std::vector<pid_t> workers;
+
+    HangingBatch() {
+        for (int i = 0; i < 4; ++i) fs::copy_file(input(), in / ("p" + std::to_string(i) + ".json"));
+        auto args = withFake(tmp, "hangs", {"batch", in.path(), "--out-dir", out.path(), "-j", "2", "--timeout", "0"});
+        host = io::Child::exec(args);
+        // Wait until both workers exist and have had time to start their files.
+        for (int i = 0; i < 100 && workers.size() < 2; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            workers.clear();
+            std::ifstream children("/proc/" + std::to_string(host->pid()) + "/task/" + std::to_string(host->pid()) +
+                                   "/children");
+            for (pid_t pid; children >> pid;) workers.push_back(pid);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+};
+
+bool gone(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string pidText, name, state;
+    return !(stat >> pidText >> name >> state) || state == "Z";
+}
+
+TEST(Signals, InterruptStopsWorkersAndLeavesNoFile) {
+    HangingBatch batch;
+    ASSERT_EQ(batch.workers.size(), 2u);
+    batch.host->kill(SIGINT);
+    io::ChildEnd end = batch.host->wait();
+    EXPECT_TRUE(end.exitedWith(130)) << end.describe();
+    for (pid_t w : batch.workers) EXPECT_TRUE(gone(w)) << w;
+    EXPECT_TRUE(filesIn(batch.out.path()).empty());
+}
+
+TEST(Signals, KillingTheHostKillsItsWorkers) {
+    HangingBatch batch;
+    ASSERT_EQ(batch.workers.size(), 2u);
+    batch.host->kill(SIGKILL);
+    batch.host->wait();
+    for (pid_t w : batch.workers) {
+        for (int i = 0; i < 40 && !gone(w); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        EXPECT_TRUE(gone(w)) << w;
+    }
+    EXPECT_TRUE(filesIn(batch.out.path()).empty());
+}
+
+// --- inputs and outputs ----------------------------------------------------------------------------
+
+TEST(Files, LinkedInputsAreReadNeverWritten) {
+    TempDir tmp;
+    fs::create_directories(tmp / "src/deep");
+    fs::create_directories(tmp / "in");
+    fs::copy_file(input(), tmp / "src/prog.json");
+    fs::copy_file(input(), tmp / "src/deep/other.json");
+    fs::create_symlink("../src/prog.json", tmp / "in/prog.json");
+    fs::create_directory_symlink("../src/deep", tmp / "in/linked");
+    auto r = runProcess({kHost, "batch", tmp / "in", "--out-dir", tmp / "out"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("2 files, 2 ok"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_regular_file(tmp / "out/prog.json"));
+    EXPECT_TRUE(fs::is_regular_file(tmp / "out/linked/other.json"));
+    EXPECT_EQ(test::readBytes(tmp / "src/prog.json"), test::readBytes(input()));
+    EXPECT_EQ(test::readBytes(tmp / "src/deep/other.json"), test::readBytes(input()));
+    EXPECT_TRUE(fs::is_symlink(tmp / "in/prog.json"));
+}
+
+TEST(Files, OutputsThatWouldOverwriteInputsAreRefused) {
+    TempDir tmp;
+    fs::create_directories(tmp / "in/sub");
+    fs::create_directories(tmp / "src");
+    fs::copy_file(input(), tmp / "in/a.json");
+    fs::copy_file(input(), tmp / "src/b.json");
+    fs::create_symlink("src/b.json", tmp / "b.json");
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"batch", tmp / "in", "--out-dir", tmp / "in"},
+                                               {"batch", tmp / "in", "--out-dir", tmp / "in/sub"},
+                                               {"batch", tmp / "b.json", "--out-dir", tmp / "src"},
+                                               {"run", tmp / "in/a.json", "-o", tmp / "in/a.json"},
+                                               {"run", tmp / "b.json", "-o", tmp / "src/b.json"}}) {
+        std::vector<std::string> argv = {kHost};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto r = runProcess(argv);
+        EXPECT_EQ(r.exitCode, 2) << args[3] << "\n" << r.err;
+        EXPECT_NE(r.err.find("--in-place"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(filesIn(tmp / "in"), (std::vector<std::string>{"a.json", "sub"}));
+    EXPECT_EQ(test::readBytes(tmp / "in/a.json"), test::readBytes(input()));
+    EXPECT_EQ(test::readBytes(tmp / "src/b.json"), test::readBytes(input()));
+    auto inPlace = runProcess({kHost, "run", tmp / "in/a.json", "-o", tmp / "in/a.json", "--in-place"});
+    EXPECT_EQ(inPlace.exitCode, 0) << inPlace.err;
+    EXPECT_NE(test::readBytes(tmp / "in/a.json"), test::readBytes(input()));
+}
+
+TEST(Files, UnusableEntriesAreReportedAndTheRestRuns) {
+    TempDir tmp;
+    fs::create_directories(tmp / "in");
+    fs::copy_file(input(), tmp / "in/good.json");
+    fs::create_symlink("nowhere.json", tmp / "in/dangling.json");
+    fs::create_directory_symlink(".", tmp / "in/loop");
+    ASSERT_EQ(::mkfifo((tmp / "in/fifo.json").c_str(), 0644), 0);
+    auto r = runProcess({kHost, "batch", tmp / "in", "--out-dir", tmp / "out"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_NE(r.err.find("dangling.json: error: a dangling symbolic link"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("fifo.json: error: not a regular file"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("loop: error: a symbolic link loop"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_regular_file(tmp / "out/good.json"));
+    EXPECT_NE(r.err.find("4 files, 1 ok, 3 failed"), std::string::npos) << r.err;
+}
+
+TEST(Files, NonRegularOutputsAreStreamedNotReplaced) {
+    TempDir tmp;
+    auto r = runProcess({kHost, "run", input(), "-o", "/dev/null"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    struct stat st {};
+    ASSERT_EQ(::stat("/dev/null", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    ASSERT_EQ(::mkfifo((tmp / "fifo").c_str(), 0644), 0);
+    auto unread = runProcess({kHost, "run", input(), "-o", tmp / "fifo"});
+    EXPECT_EQ(unread.exitCode, 6);
+    EXPECT_NE(unread.err.find("no process is reading this FIFO"), std::string::npos) << unread.err;
+}
+
+TEST(Files, EveryWriteIsChecked) {
+    TempDir tmp;
+    for (const std::string command : {"print", "run"}) {
+        std::string args = command == "print" ? " > /dev/full" : " -o /dev/full";
+        auto r = runProcess({"/bin/sh", "-c", "exec '" + kHost + "' " + command + " '" + input() + "'" + args});
+        EXPECT_EQ(r.exitCode, 6) << command << r.err;
+        EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    }
+    auto big =
+        runProcess({"/bin/sh", "-c",
+                    "ulimit -f 2; exec '" + kHost + "' convert '" + input() + "' -o '" + (tmp / "out.json") + "'"});
+    EXPECT_EQ(big.exitCode, 6) << big.err;
+    EXPECT_NE(big.err.find("File too large"), std::string::npos) << big.err;
+    EXPECT_TRUE(filesIn(tmp.path()).empty());
+}
+
+TEST(Files, OutputsHonourTheUmaskAndKeepAnExistingMode) {
+    TempDir tmp;
+    auto fresh = runProcess(
+        {"/bin/sh", "-c", "umask 027; exec '" + kHost + "' convert '" + input() + "' -o '" + (tmp / "new.json") + "'"});
+    ASSERT_EQ(fresh.exitCode, 0) << fresh.err;
+    EXPECT_EQ(fs::status(tmp / "new.json").permissions(), fs::perms(0640));
+    test::writeBytes(tmp / "old.json", "old");
+    fs::permissions(tmp / "old.json", fs::perms(0600));
+    ASSERT_EQ(runProcess({kHost, "convert", input(), "-o", tmp / "old.json"}).exitCode, 0);
+    EXPECT_EQ(fs::status(tmp / "old.json").permissions(), fs::perms(0600));
+    std::string longName = tmp / (std::string(250, 'n') + ".json");
+    EXPECT_EQ(runProcess({kHost, "convert", input(), "-o", longName}).exitCode, 0);
+    EXPECT_TRUE(fs::is_regular_file(longName));
+}
+
+TEST(Files, ACrashRemovesOnlyItsOwnTemporaries) {
+    TempDir tmp, in, out;
+    fs::copy_file(input(), in / "a.json");
+    test::writeBytes(out / "a.json.tmp.notes", "mine");
+    test::writeBytes(out / ".ptoplug-1.tmp", "another run's");
+    auto r = runProcess(withFake(tmp, "segfaults",
+                                 {"batch", in.path(), "--out-dir", out.path(), "--crash-reproducer", tmp / "crashes"}));
+    EXPECT_EQ(r.exitCode, 5);
+    EXPECT_EQ(filesIn(out.path()), (std::vector<std::string>{".ptoplug-1.tmp", "a.json.tmp.notes"}));
+}
+
+}  // namespace
+}  // namespace ptoplug
