@@ -188,3 +188,53 @@ TEST(ReadErrors, InputBytesAreNeverModified) {
 
 }  // namespace
 }  // namespace ptoplug::ir
+
+namespace ptoplug::ir {
+namespace {
+
+// What pypto's constructors and type reader reject is bad input here too, with its place.
+TEST(ReadErrors, ParamDirectionsMustMatchTheParams) {
+    IrError e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [0, 1])"),
+                            "Function.param_directions has 2 entries for 1 params");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/param_directions");
+}
+
+TEST(ReadErrors, ArgDirectionsMustMatchTheArgs) {
+    const std::string call =
+        R"({"fields": {"args": [{"ref": 2}], "attrs": [{"key": "arg_directions", "value": {"type": "ArgDirectionVector", "value": [0, 5]}}], "kwargs": [], "op": {"is_global_var": false, "name": "tensor.view"}, "type": {"type_kind": "TupleType", "types": []}}, "id": 5, "type": "Call"})";
+    IrError e = expectError(replaced(kProgram, R"("value": [{"ref": 2}])", R"("value": [)" + call + "]"),
+                            "arg_directions has 2 entries for 1 args of a Call");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0/fields/attrs/0/value/value");
+}
+
+TEST(ReadErrors, UnknownTypeKind) {
+    IrError e = expectError(replaced(kProgram, R"("type_kind": "TensorType")", R"("type_kind": "TensorTyp")"),
+                            "unknown type_kind 'TensorTyp'");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/type_kind");
+}
+
+TEST(ReadErrors, AMisspelledNodeTypeWhereAVarMustStand) {
+    IrError e = expectError(replaced(kProgram, R"("id": 2, "type": "Var")", R"("id": 2, "type": "Vwr")"),
+                            "expected a Var (or IterArg, MemRef) for Function.params[0], found a 'Vwr' node");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0");
+    EXPECT_NE(e.hint.find("not a pypto node type"), std::string::npos);
+}
+
+TEST(ReadErrors, AnExpressionWhereAStatementGoes) {
+    IrError e =
+        expectError(replaced(kProgram, R"("body": {"fields": {"value": [{"ref": 2}]}, "id": 3, "type": "ReturnStmt"})",
+                             R"("body": {"ref": 2})"),
+                    "expected a statement for Function.body, found a 'Var' node");
+    EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body");
+}
+
+TEST(ReadErrors, UnknownNodeTypesStayWhereAnyExpressionMayStand) {
+    auto doc = readDocument(replaced(kProgram, R"("id": 4, "type": "ConstInt")", R"("id": 4, "type": "FutureConst")"),
+                            Format::Auto, "input.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    std::string written = *writeToString(**doc, WriteOptions{Format::Json, false});
+    EXPECT_NE(written.find(R"("value":4},"id":3,"type":"FutureConst")"), std::string::npos) << written;
+}
+
+}  // namespace
+}  // namespace ptoplug::ir
