@@ -34,7 +34,7 @@ public:
             case Kind::Map:
                 emit_.beginMap(v.m->size);
                 for (uint32_t i = 0; i < v.m->size; ++i) {
-                    emit_.key(i, doc_.keys().name(v.m->items[i].key));
+                    if (!key(i, v.m->items[i])) return false;
                     if (!value(v.m->items[i].value)) return false;
                 }
                 emit_.endMap(v.m->size);
@@ -54,7 +54,7 @@ public:
                 emit_.key(0, "fields");
                 emit_.beginMap(n.fields.size);
                 for (uint32_t i = 0; i < n.fields.size; ++i) {
-                    emit_.key(i, doc_.keys().name(n.fields.items[i].key));
+                    if (!key(i, n.fields.items[i])) return false;
                     if (!value(n.fields.items[i].value)) return false;
                 }
                 emit_.endMap(n.fields.size);
@@ -94,6 +94,15 @@ public:
     }
 
 private:
+    // Known keys are ASCII; a key the input brought (MessagePack allows any bytes) is checked.
+    bool key(uint32_t index, const Member& m) {
+        if (m.key < K::kCount) {
+            emit_.key(index, doc_.keys().name(m.key));
+            return true;
+        }
+        return emit_.checkedKey(index, doc_.keys().name(m.key), &m.value);
+    }
+
     const Document& doc_;
     const Layout& layout_;
     Emitter& emit_;
@@ -104,6 +113,7 @@ public:
     JsonEmitter(Sink& sink, bool pretty) : sink_(sink), pretty_(pretty) {}
 
     const Value* badString = nullptr;
+    const Value* badKey = nullptr;  ///< the value whose key is not valid UTF-8
 
     void beginArray(uint32_t) {
         sink_.put('[');
@@ -121,6 +131,14 @@ public:
         quoted(name);
         sink_.put(':');
         if (pretty_) sink_.put(' ');
+    }
+    bool checkedKey(uint32_t index, std::string_view name, const Value* valueOfKey) {
+        if (!isValidUtf8(name)) {
+            badKey = valueOfKey;
+            return false;
+        }
+        key(index, name);
+        return true;
     }
     void null() { sink_.write("null"); }
     void boolean(bool b) { sink_.write(b ? "true" : "false"); }
@@ -226,6 +244,10 @@ public:
     void endMap(uint32_t) {}
     void item(uint32_t) {}
     void key(uint32_t, std::string_view name) { str(name); }
+    bool checkedKey(uint32_t, std::string_view name, const Value*) {
+        str(name);
+        return true;
+    }
     void null() { packer_.pack_nil(); }
     void boolean(bool b) { b ? packer_.pack_true() : packer_.pack_false(); }
     void uinteger(uint64_t u) { packer_.pack_uint64(u); }
@@ -254,11 +276,12 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
     if (format == Format::Json) {
         JsonEmitter emitter(sink, options.pretty);
         ok = Walker<JsonEmitter>(doc, layout, emitter).value(doc.root());
-        if (!ok && emitter.badString) {
+        if (!ok && (emitter.badString || emitter.badKey)) {
             IrError e;
-            e.pointer = pointerTo(doc, emitter.badString);
-            if (emitter.badString->kind == Kind::Span) e.pointer += "/filename";
-            e.message = "string is not valid UTF-8 and cannot be written as JSON";
+            e.pointer = pointerTo(doc, emitter.badString ? emitter.badString : emitter.badKey);
+            if (emitter.badString && emitter.badString->kind == Kind::Span) e.pointer += "/filename";
+            e.message = emitter.badKey ? "a key is not valid UTF-8 and cannot be written as JSON"
+                                       : "string is not valid UTF-8 and cannot be written as JSON";
             e.hint = "write this program as MessagePack (--format msgpack), which keeps such strings";
             return e;
         }

@@ -84,17 +84,17 @@ std::optional<Anchor> anchor(const json& placement, const std::string& at, const
 }  // namespace
 
 ir::Expected<Manifest> readManifest(const std::string& path) {
-    ir::IrError err;
-    err.file = path;
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        err.message = "cannot open manifest";
-        err.hint = "check the path given to --plugin";
-        return err;
-    }
+    if (!in) return ir::fileError(path, "cannot open manifest", "check the path given to --plugin");
     std::stringstream buffer;
     buffer << in.rdbuf();
-    json doc = json::parse(buffer.str(), nullptr, false);
+    return parseManifest(buffer.str(), path);
+}
+
+ir::Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path) {
+    ir::IrError err;
+    err.file = path;
+    json doc = json::parse(bytes, nullptr, false);
     if (doc.is_discarded()) {
         err.message = "manifest is not valid JSON";
         err.hint = "see manifest.schema.json for the format";

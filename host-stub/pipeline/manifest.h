@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/error.h"
@@ -39,5 +40,7 @@ struct Manifest {
 
 /// Reads and validates a manifest; an error names the file and the offending key (JSON Pointer).
 ir::Expected<Manifest> readManifest(const std::string& path);
+/// The same for a manifest's bytes; `path` names it in errors and anchors a relative library path.
+ir::Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path);
 
 }  // namespace ptoplug::host

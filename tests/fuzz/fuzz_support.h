@@ -1,0 +1,33 @@
+// Shared oracles of the fuzz targets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "ir/reader.h"
+#include "ir/writer.h"
+
+namespace ptoplug::fuzz {
+
+// A document in memory writes as MessagePack, and what is written reads back.
+inline void writeRead(const ir::Document& doc) {
+    auto bytes = ir::writeToString(doc, ir::WriteOptions{ir::Format::MsgPack, false});
+    if (!bytes || !ir::readDocument(*bytes, ir::Format::Auto, "written")) std::abort();
+    // JSON may refuse a string that is not UTF-8 (with an error); what it writes must read back.
+    if (auto json = ir::writeToString(doc, ir::WriteOptions{ir::Format::Json, false}))
+        if (!ir::readDocument(*json, ir::Format::Auto, "written.json")) std::abort();
+}
+
+// Bad input is an error with a message; accepted input survives a write and a read.
+inline void readWriteRead(const uint8_t* data, size_t size, ir::Format format) {
+    auto doc = ir::readDocument(std::string_view(reinterpret_cast<const char*>(data), size), format, "fuzz");
+    if (!doc) {
+        if (doc.error().message.empty()) std::abort();
+        return;
+    }
+    writeRead(**doc);
+}
+
+}  // namespace ptoplug::fuzz

@@ -1,0 +1,7 @@
+// Fuzz target: the MessagePack reader. Whatever it accepts must write back and read again.
+#include "fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    ptoplug::fuzz::readWriteRead(data, size, ptoplug::ir::Format::MsgPack);
+    return 0;
+}
