@@ -418,8 +418,10 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         } else if (oom) {
             what = "exceeded the memory limit of " + std::to_string(isolation.memoryLimitMiB) +
                    " MiB (--memory-limit) and died of " + end.describe();
-        } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS && phase == Phase::Read) {
-            what = "the input changed (was truncated?) while it was being read";
+        } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS) {
+            // The input is mapped and its strings are borrowed from the mapping until the output is
+            // written: a file truncated meanwhile faults wherever it is next read.
+            what = "lost its input (SIGBUS: the file changed or was truncated while in use)";
             code = kExitBadInput;
         } else if (end.how == io::ChildEnd::How::Signaled) {
             what = "crashed with " + end.describe();
@@ -429,7 +431,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         ir::IrError error = ir::fileError(
             it.input, what + " " + describeWhere(pipeline, phase, stage, property) + "; no output was written", "");
         if (code == kExitBadInput) {
-            error.hint = "do not change an input while pto-host reads it";
+            error.hint = "do not change or truncate an input while pto-host runs on it";
         } else if (runsPluginCode(phase) || phase == Phase::Check) {
             auto reproducer = writeCrashReproducer(pipeline, it.input, isolation.crashReproducerDir, what);
             error.hint = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " + *reproducer +

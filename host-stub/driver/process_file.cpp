@@ -1,6 +1,7 @@
 #include "driver/process_file.h"
 
 #include <chrono>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "io/output_file.h"
@@ -139,6 +140,18 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         if (progress) progress->enter(phase, stage, property);
     };
     FileReport report;
+    // --time-passes: every phase, timed from the end of the one before.
+    const auto start = std::chrono::steady_clock::now();
+    auto lap = start;
+    auto timed = [&](const std::string& what) {
+        if (!options.timePasses) return;
+        auto now = std::chrono::steady_clock::now();
+        char line[256];
+        std::snprintf(line, sizeof line, "time: %-55s %9.4f s\n", what.c_str(),
+                      std::chrono::duration<double>(now - lap).count());
+        report.messages += line;
+        lap = now;
+    };
     enter(Phase::Read);
     auto doc = ir::readFile(input);
     if (!doc) {
@@ -146,6 +159,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         report.messages = formatError(doc.error(), options.diagnostics);
         return report;
     }
+    timed("read and validate " + std::string(input == "-" ? "<stdin>" : input));
     std::string name = input == "-" ? "<stdin>" : input;
     auto emit = [&](const Diagnostic& d) { report.messages += formatDiagnostic(d, name, options.diagnostics); };
     auto fail = [&](int code, const std::string& rule, const std::string& message) {
@@ -169,14 +183,10 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         const Stage& stage = pipeline.stages[i];
         if (!stage.pass) continue;
         const int index = static_cast<int>(i);
-        auto t0 = std::chrono::steady_clock::now();
         enter(Phase::Pass, index);
         RunOutcome outcome = runThroughAbi(**doc, stage.pass->run);
+        timed("pass " + stage.name);
         for (const Diagnostic& d : outcome.diagnostics) emit(d);
-        if (options.timePasses)
-            report.messages +=
-                "time: " + stage.name + " " +
-                std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s\n";
         if (outcome.failed()) {
             Failure f = classify(outcome, "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin));
             if (!f.message.empty()) return fail(f.code, f.rule, f.message);
@@ -185,7 +195,9 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         }
         // A pass may only produce what the readers accept: anything else must not reach a file.
         enter(Phase::Check, index);
-        if (auto broken = ir::checkStructure(**doc))
+        auto broken = ir::checkStructure(**doc);
+        timed("structural check after " + stage.name);
+        if (broken)
             return fail(kExitInternal, "pto-host.invalid-ir",
                         "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin) +
                             " left invalid IR: " + broken->message + (broken->pointer.empty() ? "" : " (at ") +
@@ -197,6 +209,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
             if (!verifier) continue;
             enter(Phase::Verify, index, static_cast<int>(p));
             RunOutcome checked = runThroughAbi(**doc, verifier->run);
+            timed("verifier " + property);
             for (const Diagnostic& d : checked.diagnostics) emit(d);
             if (checked.failed()) {
                 Failure f = classify(checked, "the verifier of " + property);
@@ -210,6 +223,11 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(**doc);
     enter(Phase::Write);
     FileReport written = writeProgram(**doc, output, options);
+    timed("write " + output);
+    if (options.timePasses) {
+        lap = start;
+        timed("total");
+    }
     report.exitCode = written.exitCode;
     report.messages += written.messages;
     return report;

@@ -184,12 +184,19 @@ const char* nodeClassName(NodeClass cls) {
 }
 
 bool isKnownTypeKind(std::string_view k) {
-    static constexpr std::string_view kKinds[] = {
-        "ScalarType",     "TensorType",      "DistributedTensorType", "TileType",
-        "ArrayType",      "TupleType",       "CommCtxType",           "Ptr",
-        "UnknownType",    "MemRefType",      "WindowBufferType",      "PrefetchAsyncContextType",
-        "AsyncEventType", "AsyncSessionType"};
-    return std::find(std::begin(kKinds), std::end(kKinds), k) != std::end(kKinds);
+    // By length first: every Var, call and constant has a type map, so this runs once per node.
+    switch (k.size()) {
+        case 3: return k == "Ptr";
+        case 8: return k == "TileType";
+        case 9: return k == "ArrayType" || k == "TupleType";
+        case 10: return k == "ScalarType" || k == "TensorType" || k == "MemRefType";
+        case 11: return k == "CommCtxType" || k == "UnknownType";
+        case 14: return k == "AsyncEventType";
+        case 16: return k == "WindowBufferType" || k == "AsyncSessionType";
+        case 21: return k == "DistributedTensorType";
+        case 24: return k == "PrefetchAsyncContextType";
+        default: return false;
+    }
 }
 
 bool enumCodeValid(EnumSet set, uint64_t code) {

@@ -31,6 +31,35 @@ const char* kindName(const Value& v) {
     return "a value";
 }
 
+// The place a check is at, for messages only: a chain of parts that becomes text ("Call.args[2]",
+// "Var.type.dtype") when a message needs it. The checks run on every field of every node (again after
+// every pass) and messages are rare, so no text is built on the way.
+class Where {
+public:
+    static Where field(std::string_view node, std::string_view key) { return Where(nullptr, node, ".", key); }
+    static Where member(const Where& parent, std::string_view key) { return Where(&parent, {}, ".", key); }
+    static Where item(const Where& parent, uint32_t index) {
+        Where w(&parent, {}, {}, {});
+        w.index_ = index;
+        return w;
+    }
+    static Where attr(const Where& parent, std::string_view name) { return Where(&parent, "['", name, "']"); }
+
+    std::string text() const {
+        std::string out = parent_ ? parent_->text() : std::string();
+        if (index_ != UINT32_MAX) return out + "[" + std::to_string(index_) + "]";
+        out.append(a_).append(b_).append(c_);
+        return out;
+    }
+
+private:
+    Where(const Where* parent, std::string_view a, std::string_view b, std::string_view c)
+        : parent_(parent), a_(a), b_(b), c_(c) {}
+    const Where* parent_;
+    std::string_view a_, b_, c_;
+    uint32_t index_ = UINT32_MAX;
+};
+
 class Validator {
 public:
     Validator(Document& doc, const IdLookup& lookup) : doc_(doc), lookup_(lookup) {}
@@ -203,15 +232,17 @@ private:
         const Node& n = *nodeValue.n;
         for (const FieldSpec& spec : schema.fields) {
             const Value* field = n.field(spec.key);
-            std::string fieldName(doc_.keys().name(spec.key));
             if (!field) {
                 if (spec.required)
-                    failAt(&nodeValue, "missing required field '" + fieldName + "' of a " + nodeName(n) + " node",
+                    failAt(&nodeValue,
+                           "missing required field '" + std::string(doc_.keys().name(spec.key)) + "' of a " +
+                               nodeName(n) + " node",
                            "add the field; see IR_FORMAT §6 for the fields of " + nodeName(n));
                 continue;
             }
             if (spec.nullable && field->kind == Kind::Null) continue;
-            checkField(*field, spec.kind, spec.enumSet, nodeName(n) + "." + fieldName, spec.nodeClass);
+            checkField(*field, spec.kind, spec.enumSet,
+                       Where::field(doc_.keys().name(n.type), doc_.keys().name(spec.key)), spec.nodeClass);
             if (failed_) return;
         }
         checkDirectionCounts(nodeValue);
@@ -253,16 +284,16 @@ private:
         }
     }
 
-    void expected(const Value& v, const std::string& what, const std::string& where, const char* expectedText) {
-        failAt(&v, "expected " + std::string(expectedText) + " for " + where + ", found " + kindName(v),
+    void expected(const Value& v, const std::string& what, const Where& where, const char* expectedText) {
+        failAt(&v, "expected " + std::string(expectedText) + " for " + where.text() + ", found " + kindName(v),
                what.empty() ? "see IR_FORMAT §6 for the field kinds" : what);
     }
 
-    void checkInt(const Value& v, const std::string& where, int64_t lo, int64_t hi, const char* what) {
+    void checkInt(const Value& v, const Where& where, int64_t lo, int64_t hi, const char* what) {
         bool ok = (v.kind == Kind::UInt && v.u <= static_cast<uint64_t>(hi)) || (v.kind == Kind::Int && v.i >= lo);
         if (ok) return;
         if (v.isInteger())
-            failAt(&v, "integer out of range for " + std::string(what) + " in " + where,
+            failAt(&v, "integer out of range for " + std::string(what) + " in " + where.text(),
                    "the value must lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
         else
             expected(v, "", where, "an integer");
@@ -270,16 +301,16 @@ private:
 
     // A node of a type that `cls` does not allow (a statement where an expression goes, a misspelled
     // type where a Var must stand, ...).
-    void checkNodeClass(const Value& v, NodeClass cls, const std::string& where) {
+    void checkNodeClass(const Value& v, NodeClass cls, const Where& where) {
         if (!v.isNode() || nodeFitsClass(v.n->type, cls)) return;
-        failAt(
-            &v,
-            "expected " + std::string(nodeClassName(cls)) + " for " + where + ", found a '" + nodeName(*v.n) + "' node",
-            schemaFor(v.n->type) ? "see IR_FORMAT §6 for what each field holds"
-                                 : "'" + nodeName(*v.n) + "' is not a pypto node type; check its spelling");
+        failAt(&v,
+               "expected " + std::string(nodeClassName(cls)) + " for " + where.text() + ", found a '" + nodeName(*v.n) +
+                   "' node",
+               schemaFor(v.n->type) ? "see IR_FORMAT §6 for what each field holds"
+                                    : "'" + nodeName(*v.n) + "' is not a pypto node type; check its spelling");
     }
 
-    void checkField(const Value& v, FieldKind kind, EnumSet enumSet, const std::string& where,
+    void checkField(const Value& v, FieldKind kind, EnumSet enumSet, const Where& where,
                     NodeClass cls = NodeClass::Any) {
         switch (kind) {
             case FieldKind::Any: return;
@@ -302,7 +333,7 @@ private:
                                  : kind == FieldKind::EnumList ? FieldKind::Enum
                                                                : FieldKind::Int64;
                 for (uint32_t i = 0; i < v.a->size && !failed_; ++i)
-                    checkField(v.a->items[i], item, enumSet, where + "[" + std::to_string(i) + "]", cls);
+                    checkField(v.a->items[i], item, enumSet, Where::item(where, i), cls);
                 return;
             }
             case FieldKind::Type: return checkType(v, where);
@@ -311,13 +342,14 @@ private:
                 if (v.kind != Kind::Map) return expected(v, "", where, "a span map");
                 for (const Member& m : *v.m) {
                     if (m.key == K::filename) {
-                        if (m.value.kind != Kind::Str) expected(m.value, "", where + ".filename", "a string");
+                        if (m.value.kind != Kind::Str)
+                            expected(m.value, "", Where::member(where, "filename"), "a string");
                     } else if (m.key == K::begin_line || m.key == K::begin_column || m.key == K::end_line ||
                                m.key == K::end_column) {
                         checkInt(m.value, where, std::numeric_limits<int64_t>::min(),
                                  std::numeric_limits<int64_t>::max(), "int64");
                     } else if (m.value.isNode() || m.value.kind == Kind::Array || m.value.kind == Kind::Map) {
-                        expected(m.value, "", where + "." + std::string(doc_.keys().name(m.key)), "a plain value");
+                        expected(m.value, "", Where::member(where, doc_.keys().name(m.key)), "a plain value");
                     }
                 }
                 return;
@@ -333,7 +365,7 @@ private:
                                 "int64");
             case FieldKind::UInt64:
                 if (v.kind == Kind::Int)
-                    failAt(&v, "integer out of range for uint64 in " + where, "the value must not be negative");
+                    failAt(&v, "integer out of range for uint64 in " + where.text(), "the value must not be negative");
                 else if (v.kind != Kind::UInt)
                     expected(v, "", where, "an unsigned integer");
                 return;
@@ -348,7 +380,7 @@ private:
                 if (!enumCodeValid(enumSet, v.u))
                     failAt(&v,
                            std::string(enumSetName(enumSet)) + " code " + std::to_string(v.u) + " out of range in " +
-                               where,
+                               where.text(),
                            "see IR_FORMAT §7 for the valid codes");
                 return;
             case FieldKind::Attrs: return checkAttrs(v, where);
@@ -361,58 +393,65 @@ private:
                     const Value* key = entry.m->find(K::key);
                     const Value* fn = entry.m->find(K::value);
                     if (!key || !fn)
-                        return failAt(&entry, "function entry without 'key' or 'value' in " + where,
+                        return failAt(&entry, "function entry without 'key' or 'value' in " + where.text(),
                                       "each entry is {\"key\": {\"is_global_var\": true, \"name\": ...}, "
                                       "\"value\": <Function node>}");
-                    checkOp(*key, where + ".key");
+                    checkOp(*key, Where::member(where, "key"));
                     if (!fn->isNode() || fn->n->type != K::Function)
-                        expected(*fn, "", where + ".value", "a Function node");
+                        expected(*fn, "", Where::member(where, "value"), "a Function node");
                 }
                 return;
             }
         }
     }
 
-    void checkOp(const Value& v, const std::string& where) {
+    void checkOp(const Value& v, const Where& where) {
         if (v.kind != Kind::Map) return expected(v, "", where, "an op map {is_global_var, name}");
         const Value* global = v.m->find(K::is_global_var);
         const Value* name = v.m->find(K::name);
         if (!global || !name)
-            return failAt(&v, "op map without 'is_global_var' or 'name' in " + where,
+            return failAt(&v, "op map without 'is_global_var' or 'name' in " + where.text(),
                           "write ops as {\"is_global_var\": bool, \"name\": string}");
-        if (global->kind != Kind::Bool) return expected(*global, "", where + ".is_global_var", "a boolean");
-        if (name->kind != Kind::Str) expected(*name, "", where + ".name", "a string");
+        if (global->kind != Kind::Bool)
+            return expected(*global, "", Where::member(where, "is_global_var"), "a boolean");
+        if (name->kind != Kind::Str) expected(*name, "", Where::member(where, "name"), "a string");
     }
 
-    void checkType(const Value& v, const std::string& where) {
+    void checkType(const Value& v, const Where& where) {
         if (v.kind != Kind::Map) return expected(v, "", where, "a type map");
         const Value* kind = v.m->find(K::type_kind);
-        if (!kind) return failAt(&v, "type map without 'type_kind' in " + where, "every type names its type_kind");
-        if (kind->kind != Kind::Str) return expected(*kind, "", where + ".type_kind", "a string");
+        if (!kind)
+            return failAt(&v, "type map without 'type_kind' in " + where.text(), "every type names its type_kind");
+        if (kind->kind != Kind::Str) return expected(*kind, "", Where::member(where, "type_kind"), "a string");
         if (!isKnownTypeKind(kind->strView()))
-            return failAt(kind, "unknown type_kind '" + std::string(kind->strView()) + "' in " + where,
+            return failAt(kind, "unknown type_kind '" + std::string(kind->strView()) + "' in " + where.text(),
                           "pypto's reader rejects it (\"Unknown Type kind\"); see IR_FORMAT §4 for the type kinds");
         for (const Member& m : *v.m) {
             if (failed_) return;
             switch (m.key) {
-                case K::dtype: checkField(m.value, FieldKind::Enum, EnumSet::DataType, where + ".dtype"); break;
-                case K::shape:
-                    checkField(m.value, FieldKind::NodeList, EnumSet::None, where + ".shape", NodeClass::Expr);
+                case K::dtype:
+                    checkField(m.value, FieldKind::Enum, EnumSet::DataType, Where::member(where, "dtype"));
                     break;
-                case K::types: checkField(m.value, FieldKind::TypeList, EnumSet::None, where + ".types"); break;
+                case K::shape:
+                    checkField(m.value, FieldKind::NodeList, EnumSet::None, Where::member(where, "shape"),
+                               NodeClass::Expr);
+                    break;
+                case K::types:
+                    checkField(m.value, FieldKind::TypeList, EnumSet::None, Where::member(where, "types"));
+                    break;
                 case K::window_buffer:
-                    checkField(m.value, FieldKind::Node, EnumSet::None, where + ".window_buffer",
+                    checkField(m.value, FieldKind::Node, EnumSet::None, Where::member(where, "window_buffer"),
                                NodeClass::WindowBuffer);
                     break;
                 case K::memory_space:
-                    checkField(m.value, FieldKind::Enum, EnumSet::MemorySpace, where + ".memory_space");
+                    checkField(m.value, FieldKind::Enum, EnumSet::MemorySpace, Where::member(where, "memory_space"));
                     break;
                 default: break;
             }
         }
     }
 
-    void checkAttrs(const Value& v, const std::string& where) {
+    void checkAttrs(const Value& v, const Where& where) {
         if (v.kind != Kind::Array) return expected(v, "", where, "an array of {key, value} maps");
         for (const Value& entry : *v.a) {
             if (failed_) return;
@@ -420,21 +459,21 @@ private:
             const Value* key = entry.m->find(K::key);
             const Value* value = entry.m->find(K::value);
             if (!key || !value)
-                return failAt(&entry, "attribute without 'key' or 'value' in " + where,
+                return failAt(&entry, "attribute without 'key' or 'value' in " + where.text(),
                               "each attribute is {\"key\": string, \"value\": ...}");
-            if (key->kind != Kind::Str) return expected(*key, "", where + ".key", "a string");
-            std::string at = where + "['" + std::string(key->strView()) + "']";
+            if (key->kind != Kind::Str) return expected(*key, "", Where::member(where, "key"), "a string");
+            Where at = Where::attr(where, key->strView());
             if (value->kind == Kind::Map) checkTaggedValue(*value, at);
         }
     }
 
-    void checkTaggedValue(const Value& v, const std::string& where) {
+    void checkTaggedValue(const Value& v, const Where& where) {
         const Value* tag = v.m->find(K::type);
         const Value* payload = v.m->find(K::value);
         if (!tag || tag->kind != Kind::Str) return;
         std::string_view t = tag->strView();
         auto need = [&](FieldKind kind, EnumSet e) {
-            if (!payload) return failAt(&v, std::string(t) + " value without 'value' in " + where, "");
+            if (!payload) return failAt(&v, std::string(t) + " value without 'value' in " + where.text(), "");
             checkField(*payload, kind, e, where);
         };
         if (t == "ArgDirectionVector")
@@ -456,7 +495,7 @@ private:
                 if (item.kind != Kind::Null) checkField(item, FieldKind::Node, EnumSet::None, where, NodeClass::Var);
         } else if (t == "DataType") {
             const Value* code = v.m->find(K::code);
-            if (!code) return failAt(&v, "DataType value without 'code' in " + where, "");
+            if (!code) return failAt(&v, "DataType value without 'code' in " + where.text(), "");
             checkField(*code, FieldKind::Enum, EnumSet::DataType, where);
         }
     }

@@ -20,6 +20,7 @@
  *   FAKE_MAKES_CYCLE          a pass that puts a body inside itself and returns the status it got
  *   FAKE_WRONG_KIND           a pass that puts a Var where a statement goes, ignores the refusal, succeeds
  *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
+ *   FAKE_TRUNCATES_INPUT      a pass that truncates the file named by $PTOPLUG_FAKE_TRUNCATE, then succeeds
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
  * (A pass that throws a C++ exception is fake_throws.cpp; one that exhausts memory, fake_allocates.cpp.)
  */
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptoplug/abi.h"
 
@@ -135,6 +137,10 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
     callbacks.user_data = (void*)host;
     if (host->program(ctx, &program) != PTO_OK) return PTO_ERR_INTERNAL;
     return host->walk(ctx, program, &callbacks);
+#elif defined(FAKE_TRUNCATES_INPUT)
+    const char* victim = getenv("PTOPLUG_FAKE_TRUNCATE");
+    (void)host, (void)ctx;
+    return victim && truncate(victim, 0) == 0 ? PTO_OK : PTO_ERR_INTERNAL;
 #elif defined(FAKE_CRASH_ON_MARKER)
     pto_node program;
     pto_string name;
