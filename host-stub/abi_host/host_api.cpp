@@ -758,7 +758,7 @@ pto_status walk(pto_run_context* ctx, pto_node root, const pto_walk_callbacks* c
 
 // --- rewriting -----------------------------------------------------------------------------------
 
-pto_status statusOf(const ir::Status& s, pto_status failure = PTO_ERR_WRONG_KIND) { return s ? failure : PTO_OK; }
+pto_status statusOf(const Status& s, pto_status failure = PTO_ERR_WRONG_KIND) { return s ? failure : PTO_OK; }
 
 pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value* out) {
     PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);

@@ -37,7 +37,7 @@ std::vector<std::string> defaultManifests() {
 int printOut(const std::string& text, host::DiagnosticsFormat format) {
     if (auto err = io::writeOutput("-", [&](ir::Sink& sink) {
             sink.write(text);
-            return ir::Status();
+            return Status();
         })) {
         std::cerr << host::formatError(*err, format);
         return host::kExitOutput;

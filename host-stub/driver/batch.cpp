@@ -171,13 +171,13 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                                                     : std::string("ran out of memory");
             const Phase phase = progress.currentPhase();
             report.exitCode = kExitInternal;
-            report.messages += formatError(
-                ir::fileError(
-                    item.input,
-                    what + " " + describeWhere(pipeline, phase, progress.stage, progress.property) +
-                        "; no output was written",
-                    runsPluginCode(phase) ? "report this to the plugin's authors" : "report this as a bug in pto-host"),
-                options.diagnostics);
+            report.messages +=
+                formatError(fileError(item.input,
+                                      what + " " + describeWhere(pipeline, phase, progress.stage, progress.property) +
+                                          "; no output was written",
+                                      runsPluginCode(phase) ? "report this to the plugin's authors"
+                                                            : "report this as a bug in pto-host"),
+                            options.diagnostics);
         }
         progress.enter(Phase::Idle);
         uint32_t header[3] = {index, static_cast<uint32_t>(report.exitCode),
@@ -245,8 +245,7 @@ int availableCpus() {
     return std::max(1, CPU_COUNT(&set));
 }
 
-ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs,
-                                                       const std::string& outDir) {
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir) {
     std::vector<BatchItem> items;
     InputLister lister(items, outDir);
     for (const std::string& arg : inputs) {
@@ -268,7 +267,7 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
         } else if (fs::is_regular_file(arg, ec)) {
             lister.file(arg, fs::path(arg).filename());
         } else {
-            return ir::fileError(arg, "no such input file or directory", "check the path");
+            return fileError(arg, "no such input file or directory", "check the path");
         }
     }
     // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
@@ -280,14 +279,14 @@ ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::st
         auto [it, fresh] =
             outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
         if (!fresh)
-            return ir::fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
-                                 "give inputs distinct names, or pass their common directory instead");
+            return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
+                             "give inputs distinct names, or pass their common directory instead");
     }
     return items;
 }
 
-ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                                   const std::vector<BatchItem>& items, bool allowInPlace) {
+Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                               const std::vector<BatchItem>& items, bool allowInPlace) {
     if (allowInPlace) return std::nullopt;
     const char* hint =
         "write the outputs elsewhere, or pass --in-place to overwrite the inputs (MaterializeDistTensorCtx is not "
@@ -302,10 +301,10 @@ ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const
         // The output folder and each of its existing ancestors, through any links.
         for (fs::path p = fs::absolute(outDir).lexically_normal(); !p.empty(); p = p.parent_path()) {
             if (auto id = fileId(p.string()); id && inputFolders.count(*id))
-                return ir::fileError(outDir,
-                                     "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
-                                         ": outputs would overwrite or join the inputs",
-                                     hint);
+                return fileError(outDir,
+                                 "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
+                                     ": outputs would overwrite or join the inputs",
+                                 hint);
             if (p == p.root_path()) break;
         }
     }
@@ -316,7 +315,7 @@ ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const
     for (const BatchItem& item : items)
         if (item.problem.empty())
             if (auto id = fileId(item.output); id && inputFiles.count(*id))
-                return ir::fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
+                return fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
     return std::nullopt;
 }
 
@@ -352,7 +351,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             continue;
         }
         finish(kExitBadInput,
-               formatError(ir::fileError(items[i].input, items[i].problem + "; skipped", "fix or remove this entry"),
+               formatError(fileError(items[i].input, items[i].problem + "; skipped", "fix or remove this entry"),
                            options.diagnostics));
     }
     const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation.jobs)), pending.size());
@@ -428,7 +427,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         } else {
             what = "ended the process with " + end.describe() + " instead of returning";
         }
-        ir::IrError error = ir::fileError(
+        Error error = fileError(
             it.input, what + " " + describeWhere(pipeline, phase, stage, property) + "; no output was written", "");
         if (code == kExitBadInput) {
             error.hint = "do not change or truncate an input while pto-host runs on it";
@@ -529,9 +528,9 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
     return worst;
 }
 
-ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
-                                                             double timeoutSeconds) {
-    auto load = [&](WorkerProgress* progress) -> ir::Expected<std::unique_ptr<Pipeline>> {
+Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
+                                                         double timeoutSeconds) {
+    auto load = [&](WorkerProgress* progress) -> Expected<std::unique_ptr<Pipeline>> {
         std::vector<Plugin> plugins;
         for (size_t i = 0; i < manifests.size(); ++i) {
             if (progress) progress->item.store(static_cast<uint32_t>(i));
@@ -542,7 +541,7 @@ ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<s
         return buildPipeline(std::move(plugins));
     };
     ProgressBoard board(1);
-    if (!board.ok()) return ir::fileError("", "cannot allocate shared memory", "");
+    if (!board.ok()) return fileError("", "cannot allocate shared memory", "");
     board[0].enter(Phase::Load);
     io::ChildOptions options;
     options.stdoutToStderr = true;
@@ -561,7 +560,7 @@ ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<s
         std::string what = probe.timedOut ? "did not finish loading within " +
                                                 std::to_string(static_cast<long long>(timeoutSeconds)) + " s"
                                           : "ended the process with " + probe.end.describe();
-        return ir::fileError(
+        return fileError(
             manifest,
             "the plugin of this manifest " + what + " while loading (in a library constructor or its entry point)",
             "fix the plugin, or remove this manifest from the pipeline");

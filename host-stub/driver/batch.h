@@ -21,13 +21,12 @@ struct BatchItem {
 /// never from a link's target. An unusable entry inside a tree (a loop, an unreadable folder, a
 /// dangling link, a FIFO) becomes an item with a `problem`; a missing top-level input, two inputs with
 /// one output, or an output that is an input are errors.
-ir::Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs,
-                                                       const std::string& outDir);
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir);
 
 /// Fails unless `allowInPlace` when an output would be written to a path that is, or resolves to, one
 /// of the inputs, or `outDir` is or lies inside an input folder (the pass is not idempotent).
-ir::Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                                   const std::vector<BatchItem>& items, bool allowInPlace);
+Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                               const std::vector<BatchItem>& items, bool allowInPlace);
 
 /// The CPUs this process may run on (sched_getaffinity), at least 1: the default number of workers.
 int availableCpus();
@@ -52,7 +51,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
 /// Loads the plugins of `manifests` and builds the pipeline, first in a child process, so that a
 /// plugin that crashes, exits or hangs in its constructors or entry point is reported as a plugin
 /// problem naming its manifest, never a dead host.
-ir::Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
-                                                             double timeoutSeconds);
+Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
+                                                         double timeoutSeconds);
 
 }  // namespace ptoplug::host

@@ -109,7 +109,7 @@ Failure classify(const RunOutcome& outcome, const std::string& who) {
 
 }  // namespace
 
-std::string formatError(const ir::IrError& error, DiagnosticsFormat format) {
+std::string formatError(const Error& error, DiagnosticsFormat format) {
     if (format == DiagnosticsFormat::Json) {
         nlohmann::json j = {{"file", error.file},
                             {"severity", "error"},

@@ -50,6 +50,6 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options);
 
 /// Formats an error that concerns a whole file (not a node) like a diagnostic.
-std::string formatError(const ir::IrError& error, DiagnosticsFormat format);
+std::string formatError(const Error& error, DiagnosticsFormat format);
 
 }  // namespace ptoplug::host

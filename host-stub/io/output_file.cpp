@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 int gHostStdout = STDOUT_FILENO;
 
-ir::IrError fsError(const std::string& path, const std::string& what, int err) {
-    ir::IrError e;
+Error fsError(const std::string& path, const std::string& what, int err) {
+    Error e;
     e.file = path;
     e.message = what + ": " + std::strerror(err);
     e.hint = err == ENOSPC || err == EDQUOT ? "free some space, or write the output elsewhere"
@@ -43,9 +43,9 @@ mode_t newFileMode() {
 }
 
 // Writes everything `produce` makes to `fd`; the first error from `produce` or from the descriptor.
-ir::Status produceInto(int fd, const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
+Status produceInto(int fd, const std::string& path, const std::function<Status(ir::Sink&)>& produce) {
     ir::FdSink sink(fd);
-    ir::Status produced = produce(sink);
+    Status produced = produce(sink);
     // A failed descriptor explains a failed write best: its errno names the reason.
     if (!sink.flush()) return fsError(path, "write failed", sink.error());
     return produced;
@@ -79,7 +79,7 @@ public:
     NamedTemporary& operator=(const NamedTemporary&) = delete;
 };
 
-ir::Status syncDirectory(const std::string& dir, const std::string& path) {
+Status syncDirectory(const std::string& dir, const std::string& path) {
     int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return fsError(path, "cannot open the output directory to sync it", errno);
     int rc = ::fsync(fd);
@@ -92,17 +92,17 @@ ir::Status syncDirectory(const std::string& dir, const std::string& path) {
 
 // A non-regular target (pipe, FIFO, device): opened and streamed into, never replaced. A FIFO that no
 // process reads is an error, not a hang.
-ir::Status writeStream(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
+Status writeStream(const std::string& path, const std::function<Status(ir::Sink&)>& produce) {
     int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return fsError(path, errno == ENXIO ? "no process is reading this FIFO" : "cannot open the output", errno);
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    ir::Status result = produceInto(fd, path, produce);
+    Status result = produceInto(fd, path, produce);
     if (::close(fd) != 0 && !result) result = fsError(path, "close failed", errno);
     return result;
 }
 
-ir::Status writeRegular(const std::string& path, mode_t mode, const std::function<ir::Status(ir::Sink&)>& produce) {
+Status writeRegular(const std::string& path, mode_t mode, const std::function<Status(ir::Sink&)>& produce) {
     fs::path target(path);
     std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
     std::string temp = temporaryPathFor(path, ::getpid());
@@ -115,7 +115,7 @@ ir::Status writeRegular(const std::string& path, mode_t mode, const std::functio
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
         if (fd < 0) return fsError(path, "cannot create a temporary file beside the output", errno);
     }
-    ir::Status result = produceInto(fd, path, produce);
+    Status result = produceInto(fd, path, produce);
     if (!result && ::fchmod(fd, mode) != 0) result = fsError(path, "cannot set the output's mode", errno);
     if (!result && ::fsync(fd) != 0) result = fsError(path, "cannot sync the output", errno);
     if (!result && unnamed) {
@@ -156,8 +156,8 @@ std::string temporaryPathFor(const std::string& path, pid_t pid) {
     return (target.parent_path() / (".ptoplug-" + std::to_string(pid) + ".tmp")).string();
 }
 
-ir::Status writeOutput(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce) {
-    ir::Status result;
+Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce) {
+    Status result;
     if (isStdoutPath(path)) {
         result = produceInto(hostStdout(), "<stdout>", produce);
     } else {

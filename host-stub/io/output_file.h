@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ir/sink.h"
 
 namespace ptoplug::io {
@@ -23,7 +23,7 @@ int hostStdout();
 /// Calls `produce` with a sink into `path` and commits it. "-" (and /dev/stdout) is the host's stdout.
 /// A regular target keeps its mode (a new one gets 0666 less the umask); data and directory are synced
 /// before the rename. Every write is checked: the error names the reason (ENOSPC, EFBIG, EPIPE, ...).
-ir::Status writeOutput(const std::string& path, const std::function<ir::Status(ir::Sink&)>& produce);
+Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce);
 
 /// The name of the temporary that process `pid` uses beside `path` while it writes it (only when the
 /// file system has no O_TMPFILE, or to replace an existing file): a parent that kills a writer removes

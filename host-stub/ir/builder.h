@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/error.h"
 #include "ir/document.h"
-#include "ir/error.h"
 
 namespace ptoplug::ir {
 
@@ -44,7 +44,7 @@ public:
     void fail(std::string message, std::string hint, int64_t offset = -1);
     bool failed() const { return failed_; }
     /// The recorded error; its `pointer` is where the builder was when it happened.
-    const IrError& error() const { return error_; }
+    const Error& error() const { return error_; }
 
     /// After the last event: resolves references, validates nodes, rejects cycles. On success the
     /// document's root is set.
@@ -74,7 +74,7 @@ private:
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;
-    IrError error_;
+    Error error_;
 };
 
 }  // namespace ptoplug::ir

@@ -77,7 +77,7 @@ struct Handler {
 
 }  // namespace
 
-bool parseJson(std::string_view bytes, Builder& builder, IrError& parseError) {
+bool parseJson(std::string_view bytes, Builder& builder, Error& parseError) {
     rapidjson::MemoryStream stream(bytes.data(), bytes.size());
     Handler handler{builder, stream};
     rapidjson::Reader reader;

@@ -13,10 +13,10 @@ struct Visitor : msgpack::null_visitor {
     Builder& b;
     bool stable;
     bool inKey = false;
-    IrError& parseError;
+    Error& parseError;
     bool syntaxError = false;
 
-    Visitor(Builder& builder, bool stableStrings, IrError& err) : b(builder), stable(stableStrings), parseError(err) {}
+    Visitor(Builder& builder, bool stableStrings, Error& err) : b(builder), stable(stableStrings), parseError(err) {}
 
     bool notKey(const char* what) {
         if (!inKey) return true;
@@ -66,7 +66,7 @@ struct Visitor : msgpack::null_visitor {
 
 }  // namespace
 
-bool parseMsgPack(std::string_view bytes, Builder& builder, bool stableStrings, IrError& parseError) {
+bool parseMsgPack(std::string_view bytes, Builder& builder, bool stableStrings, Error& parseError) {
     Visitor visitor(builder, stableStrings, parseError);
     size_t offset = 0;
     bool ok = msgpack::v2::parse(bytes.data(), bytes.size(), offset, visitor);

@@ -17,7 +17,7 @@ namespace {
 
 bool isMsgPackMapMarker(unsigned char c) { return (c >= 0x80 && c <= 0x8f) || c == 0xde || c == 0xdf; }
 
-void setLineColumn(IrError& err, std::string_view bytes) {
+void setLineColumn(Error& err, std::string_view bytes) {
     if (err.offset < 0) return;
     auto end = static_cast<size_t>(err.offset) < bytes.size() ? static_cast<size_t>(err.offset) : bytes.size();
     int64_t line = 1;
@@ -43,8 +43,8 @@ Expected<Format> detectFormat(std::string_view bytes) {
     if (bytes[i] == '{') return Format::Json;
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(bytes[i]));
-    IrError e = fileError("", std::string("neither JSON nor MessagePack (first byte ") + hex + ")",
-                          "pass a pypto IR file: MessagePack as pypto writes it, or its JSON form");
+    Error e = fileError("", std::string("neither JSON nor MessagePack (first byte ") + hex + ")",
+                        "pass a pypto IR file: MessagePack as pypto writes it, or its JSON form");
     e.offset = static_cast<int64_t>(i);
     return e;
 }
@@ -63,11 +63,11 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
     }
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
-    IrError parseError;
+    Error parseError;
     bool ok = format == Format::Json ? parseJson(bytes, builder, parseError)
                                      : parseMsgPack(bytes, builder, keepAlive != nullptr, parseError);
     if (!ok) {
-        IrError err = builder.failed() ? builder.error() : parseError;
+        Error err = builder.failed() ? builder.error() : parseError;
         if (!builder.failed() && err.pointer.empty()) err.pointer = builder.error().pointer;
         err.file = name;
         if (format == Format::Json) setLineColumn(err, bytes);

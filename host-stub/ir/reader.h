@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/error.h"
 #include "ir/document.h"
-#include "ir/error.h"
 
 namespace ptoplug::ir {
 
@@ -22,7 +22,7 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format = Format::Auto);
 
 // Format-specific entry points used by readDocument.
-bool parseJson(std::string_view bytes, class Builder& builder, IrError& parseError);
-bool parseMsgPack(std::string_view bytes, class Builder& builder, bool stableStrings, IrError& parseError);
+bool parseJson(std::string_view bytes, class Builder& builder, Error& parseError);
+bool parseMsgPack(std::string_view bytes, class Builder& builder, bool stableStrings, Error& parseError);
 
 }  // namespace ptoplug::ir

@@ -13,8 +13,8 @@ Value nodeList(Document& doc, std::span<Node* const> nodes) {
 
 Value emptyArray(Document& doc) { return Value::array(doc.newArray(0)); }
 
-IrError rewriteError(std::string message) {
-    IrError e;
+Error rewriteError(std::string message) {
+    Error e;
     e.message = std::move(message);
     return e;
 }

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "ir/document.h"
-#include "ir/error.h"
 
 namespace ptoplug::ir {
 

@@ -574,7 +574,7 @@ private:
     std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
     std::vector<Frame> stack_;                         ///< runStructural's path from the root
     bool failed_ = false;
-    IrError error_;
+    Error error_;
     uint32_t nearestNodeOffset_ = kUnknownOffset;
 };
 

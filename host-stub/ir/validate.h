@@ -5,14 +5,14 @@
 #include <cstdint>
 #include <functional>
 
+#include "base/error.h"
 #include "ir/document.h"
-#include "ir/error.h"
 
 namespace ptoplug::ir {
 
 using IdLookup = std::function<Node*(uint64_t)>;
 
-/// On error the IrError names the place (pointer, and byte offset when the input gave one).
+/// On error the Error names the place (pointer, and byte offset when the input gave one).
 Status resolveAndValidate(Document& doc, const IdLookup& lookup);
 
 /// The same rules over a document in memory (after a pass): every node reachable from the root holds

@@ -277,7 +277,7 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         JsonEmitter emitter(sink, options.pretty);
         ok = Walker<JsonEmitter>(doc, layout, emitter).value(doc.root());
         if (!ok && (emitter.badString || emitter.badKey)) {
-            IrError e;
+            Error e;
             e.pointer = pointerTo(doc, emitter.badString ? emitter.badString : emitter.badKey);
             if (emitter.badString && emitter.badString->kind == Kind::Span) e.pointer += "/filename";
             e.message = emitter.badKey ? "a key is not valid UTF-8 and cannot be written as JSON"
@@ -291,7 +291,7 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         ok = Walker<MsgPackEmitter>(doc, layout, emitter).value(doc.root());
     }
     if (!sink.flush() || !ok) {
-        IrError e;
+        Error e;
         e.message = "write failed";
         e.hint = "check free space and permissions of the output location";
         return e;

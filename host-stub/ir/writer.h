@@ -3,8 +3,8 @@
 
 #include <string>
 
+#include "base/error.h"
 #include "ir/document.h"
-#include "ir/error.h"
 #include "ir/sink.h"
 
 namespace ptoplug::ir {

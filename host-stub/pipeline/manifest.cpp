@@ -83,16 +83,16 @@ std::optional<Anchor> anchor(const json& placement, const std::string& at, const
 
 }  // namespace
 
-ir::Expected<Manifest> readManifest(const std::string& path) {
+Expected<Manifest> readManifest(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return ir::fileError(path, "cannot open manifest", "check the path given to --plugin");
+    if (!in) return fileError(path, "cannot open manifest", "check the path given to --plugin");
     std::stringstream buffer;
     buffer << in.rdbuf();
     return parseManifest(buffer.str(), path);
 }
 
-ir::Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path) {
-    ir::IrError err;
+Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path) {
+    Error err;
     err.file = path;
     json doc = json::parse(bytes, nullptr, false);
     if (doc.is_discarded()) {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/error.h"
+#include "base/error.h"
 
 namespace ptoplug::host {
 
@@ -39,8 +39,8 @@ struct Manifest {
 };
 
 /// Reads and validates a manifest; an error names the file and the offending key (JSON Pointer).
-ir::Expected<Manifest> readManifest(const std::string& path);
+Expected<Manifest> readManifest(const std::string& path);
 /// The same for a manifest's bytes; `path` names it in errors and anchors a relative library path.
-ir::Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path);
+Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path);
 
 }  // namespace ptoplug::host

@@ -57,7 +57,7 @@ std::string stageName(const Stage& s) { return s.name + (s.occurrence > 1 ? " #"
 
 }  // namespace
 
-ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
+Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     auto manifest = readManifest(manifestPath);
     if (!manifest) return manifest.error();
     Manifest& m = *manifest;
@@ -65,12 +65,12 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     if (m.sha256) {
         std::string actual = sha256Of(m.library);
         if (actual.empty())
-            return ir::fileError(manifestPath, "cannot read plugin library " + m.library,
-                                 "the library path is relative to the manifest's folder");
+            return fileError(manifestPath, "cannot read plugin library " + m.library,
+                             "the library path is relative to the manifest's folder");
         if (actual != *m.sha256)
-            return ir::fileError(manifestPath,
-                                 "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
-                                 "the library changed since the manifest was written: " + hint);
+            return fileError(manifestPath,
+                             "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
+                             "the library changed since the manifest was written: " + hint);
     }
     auto loaded = loadPlugin(m.library);
     if (!loaded) {
@@ -79,10 +79,10 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     }
     const pto_plugin_desc& d = (*loaded)->descriptor();
     auto mismatch = [&](const std::string& what, const std::string& manifestSide, const std::string& pluginSide) {
-        return ir::fileError(manifestPath,
-                             "manifest and plugin disagree on " + what + ": manifest says " + manifestSide + ", " +
-                                 m.library + " says " + pluginSide,
-                             hint);
+        return fileError(manifestPath,
+                         "manifest and plugin disagree on " + what + ": manifest says " + manifestSide + ", " +
+                             m.library + " says " + pluginSide,
+                         hint);
     };
     if (m.name != d.name) return mismatch("the plugin name", m.name, d.name);
     if (m.version != d.version) return mismatch("the plugin version", m.version, d.version);
@@ -99,7 +99,7 @@ ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     for (const ManifestPass& p : m.passes) {
         const pto_pass_desc* pd = (*loaded)->pass(p.name);
         auto check = [&](const char* what, const std::vector<std::string>& mine, const char* const* theirs,
-                         size_t count) -> std::optional<ir::IrError> {
+                         size_t count) -> std::optional<Error> {
             std::vector<std::string> other = list(theirs, count);
             if (sameSet(mine, other)) return std::nullopt;
             return mismatch(std::string("the ") + what + " properties of pass " + p.name, joined(mine), joined(other));
@@ -148,7 +148,7 @@ std::string describePipeline(const Pipeline& pipeline) {
     return out;
 }
 
-ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
+Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
     auto pipeline = std::make_unique<Pipeline>();
     pipeline->plugins = std::move(plugins);
     nlohmann::json defaults = nlohmann::json::parse(defaultPipelineJson());
@@ -180,17 +180,16 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
                 if (!*anchor) continue;
                 *index = find(**anchor);
                 if (*index < 0)
-                    return ir::fileError(plugin.manifest.path,
-                                         who + " is placed relative to '" + (*anchor)->pass + "' occurrence " +
-                                             std::to_string((*anchor)->occurrence) +
-                                             ", which the pipeline does not have",
-                                         placementHint);
+                    return fileError(plugin.manifest.path,
+                                     who + " is placed relative to '" + (*anchor)->pass + "' occurrence " +
+                                         std::to_string((*anchor)->occurrence) + ", which the pipeline does not have",
+                                     placementHint);
             }
             if (after >= before)
-                return ir::fileError(plugin.manifest.path,
-                                     who + " must run after " + stageName(pipeline->stages[after]) + " and before " +
-                                         stageName(pipeline->stages[before]) + ", but that stage comes first",
-                                     placementHint);
+                return fileError(plugin.manifest.path,
+                                 who + " must run after " + stageName(pipeline->stages[after]) + " and before " +
+                                     stageName(pipeline->stages[before]) + ", but that stage comes first",
+                                 placementHint);
             // A plugin pass named like a default stage provides that stage; otherwise it is inserted.
             long existing = -1;
             for (size_t i = 0; i < pipeline->stages.size(); ++i)
@@ -205,12 +204,12 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
             if (existing >= 0) {
                 Stage& s = pipeline->stages[static_cast<size_t>(existing)];
                 if (s.plugin)
-                    return ir::fileError(plugin.manifest.path,
-                                         who + " conflicts with plugin " + s.plugin->manifest.name + " (" +
-                                             s.plugin->manifest.path + "), which already provides it",
-                                         "load only one of the two plugins");
+                    return fileError(plugin.manifest.path,
+                                     who + " conflicts with plugin " + s.plugin->manifest.name + " (" +
+                                         s.plugin->manifest.path + "), which already provides it",
+                                     "load only one of the two plugins");
                 if (existing <= after || existing >= before)
-                    return ir::fileError(
+                    return fileError(
                         plugin.manifest.path,
                         who + " replaces the stage at position " + std::to_string(existing) + ", outside its placement",
                         placementHint);
@@ -231,9 +230,9 @@ ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugin
             if (available.count(r)) continue;
             std::string why = invalidatedBy.count(r) ? "stage " + invalidatedBy[r] + " invalidates it"
                                                      : "no earlier stage produces it";
-            return ir::fileError(s.plugin ? s.plugin->manifest.path : std::string("<default pipeline>"),
-                                 "stage " + stageName(s) + " requires IR property " + r + ", but " + why,
-                                 "place the pass after a stage that produces " + r);
+            return fileError(s.plugin ? s.plugin->manifest.path : std::string("<default pipeline>"),
+                             "stage " + stageName(s) + " requires IR property " + r + ", but " + why,
+                             "place the pass after a stage that produces " + r);
         }
         for (const std::string& p : s.invalidated) {
             available.erase(p);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "pipeline/manifest.h"
 #include "plugins/loader.h"
 
@@ -27,7 +27,7 @@ std::string describePlugin(const Plugin& plugin);
 /// Loads the plugin a manifest declares: checks sha256 (when given), loads the library, and requires
 /// the manifest and the plugin's descriptor to agree (name, version, ABI range, passes, properties,
 /// verifiers). Errors name the file, both sides and what to do.
-ir::Expected<Plugin> loadFromManifest(const std::string& manifestPath);
+Expected<Plugin> loadFromManifest(const std::string& manifestPath);
 
 struct Stage {
     std::string name;
@@ -51,6 +51,6 @@ struct Pipeline {
 std::string describePipeline(const Pipeline& pipeline);
 
 /// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
-ir::Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
+Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
 
 }  // namespace ptoplug::host

@@ -66,16 +66,15 @@ const pto_verifier_desc* LoadedPlugin::verifier(const std::string& property) con
     return nullptr;
 }
 
-ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor,
-                                                       uint32_t hostMinor) {
+Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor, uint32_t hostMinor) {
     // A path without a slash would make dlopen search the library path: never search.
     std::string explicitPath = path.find('/') == std::string::npos ? "./" + path : path;
     void* handle = dlopen(explicitPath.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* err = dlerror();
-        return ir::fileError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
-                             "check that the file exists, is a shared object for this machine, and that its "
-                             "dependencies resolve (ldd)");
+        return fileError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
+                         "check that the file exists, is a shared object for this machine, and that its "
+                         "dependencies resolve (ldd)");
     }
     std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
     plugin->handle_ = handle;
@@ -83,25 +82,25 @@ ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, 
     dlerror();
     void* sym = dlsym(handle, PTO_PLUGIN_ENTRY_NAME);
     if (!sym)
-        return ir::fileError(
+        return fileError(
             path, "plugin has no entry symbol '" PTO_PLUGIN_ENTRY_NAME "'",
             "export it with C linkage: extern \"C\" PTO_PLUGIN_EXPORT const pto_plugin_desc* " PTO_PLUGIN_ENTRY_NAME
             "(uint32_t, uint32_t)");
     auto entry = reinterpret_cast<pto_plugin_entry_fn>(sym);
     const pto_plugin_desc* desc = entry(hostMajor, hostMinor);
-    if (!desc) return ir::fileError(path, "the entry point returned no descriptor", "return a static pto_plugin_desc");
+    if (!desc) return fileError(path, "the entry point returned no descriptor", "return a static pto_plugin_desc");
     if (desc->struct_size < offsetof(pto_plugin_desc, name))
-        return ir::fileError(path, "descriptor struct_size " + std::to_string(desc->struct_size) + " is too small",
-                             "set struct_size = sizeof(pto_plugin_desc)");
+        return fileError(path, "descriptor struct_size " + std::to_string(desc->struct_size) + " is too small",
+                         "set struct_size = sizeof(pto_plugin_desc)");
     if (desc->abi_major != hostMajor || desc->abi_minor_min > desc->abi_minor_max || hostMinor < desc->abi_minor_min)
-        return ir::fileError(
-            path,
-            "ABI mismatch: the plugin supports " + range(desc->abi_major, desc->abi_minor_min, desc->abi_minor_max) +
-                ", this host provides " + range(hostMajor, 0, hostMinor),
-            desc->abi_major != hostMajor ? "rebuild the plugin against this host's ABI major version"
-                                         : "use a newer host, or rebuild the plugin for an older minor");
+        return fileError(path,
+                         "ABI mismatch: the plugin supports " +
+                             range(desc->abi_major, desc->abi_minor_min, desc->abi_minor_max) +
+                             ", this host provides " + range(hostMajor, 0, hostMinor),
+                         desc->abi_major != hostMajor ? "rebuild the plugin against this host's ABI major version"
+                                                      : "use a newer host, or rebuild the plugin for an older minor");
     if (std::string rule = checkDescriptor(*desc); !rule.empty())
-        return ir::fileError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
+        return fileError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
     plugin->desc_ = desc;
     plugin->minor_ = std::min(hostMinor, desc->abi_minor_max);
     return plugin;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "ir/error.h"
+#include "base/error.h"
 #include "ptoplug/abi.h"
 
 namespace ptoplug::host {
@@ -25,7 +25,7 @@ public:
     const pto_verifier_desc* verifier(const std::string& property) const;
 
 private:
-    friend ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string&, uint32_t, uint32_t);
+    friend Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string&, uint32_t, uint32_t);
     LoadedPlugin() = default;
     std::string path_;
     void* handle_ = nullptr;
@@ -36,7 +36,7 @@ private:
 /// Loads the plugin at `path` (never searched for: relative paths are relative to the working
 /// directory) as a host of ABI `hostMajor`.`hostMinor`, and checks its descriptor: sizes, names,
 /// function slots, version range. Every error names the file, the broken rule and what to do.
-ir::Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor = PTO_ABI_MAJOR,
-                                                       uint32_t hostMinor = PTO_ABI_MINOR);
+Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor = PTO_ABI_MAJOR,
+                                                   uint32_t hostMinor = PTO_ABI_MINOR);
 
 }  // namespace ptoplug::host

@@ -27,11 +27,11 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
-IrError expectError(const std::string& bytes, const std::string& messagePart) {
+Error expectError(const std::string& bytes, const std::string& messagePart) {
     auto doc = readDocument(bytes, Format::Auto, "input.json");
     EXPECT_FALSE(doc.ok()) << "accepted: " << bytes.substr(0, 200);
     if (doc.ok()) return {};
-    const IrError& e = doc.error();
+    const Error& e = doc.error();
     EXPECT_EQ(e.file, "input.json");
     EXPECT_NE(e.message.find(messagePart), std::string::npos) << e.format();
     EXPECT_FALSE(e.hint.empty()) << e.format();
@@ -49,7 +49,7 @@ TEST(ReadErrors, EmptyFile) {
 }
 
 TEST(ReadErrors, NeitherJsonNorMessagePack) {
-    IrError e = expectError("hello world", "neither JSON nor MessagePack");
+    Error e = expectError("hello world", "neither JSON nor MessagePack");
     EXPECT_EQ(e.offset, 0);
 }
 
@@ -70,21 +70,21 @@ TEST(ReadErrors, EveryTruncationOfAFixtureFails) {
 }
 
 TEST(ReadErrors, TruncatedJsonNamesLineAndColumn) {
-    IrError e = expectError(kProgram.substr(0, 120), "invalid JSON");
+    Error e = expectError(kProgram.substr(0, 120), "invalid JSON");
     EXPECT_EQ(e.line, 2);
     EXPECT_EQ(e.hint, "the file is truncated");
 }
 
 TEST(ReadErrors, UnknownReferenceId) {
-    IrError e = expectError(replaced(kProgram, R"({"ref": 2})", R"({"ref": 99})"), "unknown node id 99");
+    Error e = expectError(replaced(kProgram, R"({"ref": 2})", R"({"ref": 99})"), "unknown node id 99");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0");
     EXPECT_EQ(e.line, 2);
     EXPECT_EQ(e.column, 52);
 }
 
 TEST(ReadErrors, DuplicateId) {
-    IrError e = expectError(replaced(kProgram, R"("id": 4, "type": "ConstInt")", R"("id": 2, "type": "ConstInt")"),
-                            "duplicate node id 2");
+    Error e = expectError(replaced(kProgram, R"("id": 4, "type": "ConstInt")", R"("id": 2, "type": "ConstInt")"),
+                          "duplicate node id 2");
     // The ConstInt completes first; the Var holding it is the second node with id 2.
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/id");
 }
@@ -95,14 +95,14 @@ TEST(ReadErrors, ReferenceCycle) {
         kProgram,
         R"({"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 4, "type": "ConstInt"})",
         R"({"ref": 2})");
-    IrError e = expectError(cyclic, "reference cycle");
+    Error e = expectError(cyclic, "reference cycle");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/shape/0");
     EXPECT_EQ(e.line, 4);  // the reference itself
     EXPECT_EQ(e.column, 74);
 }
 
 TEST(ReadErrors, StringWhereANodeIsExpected) {
-    IrError e = expectError(replaced(kProgram, R"([{"ref": 2}])", R"(["x"])"), "expected a node");
+    Error e = expectError(replaced(kProgram, R"([{"ref": 2}])", R"(["x"])"), "expected a node");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0");
     EXPECT_NE(e.message.find("ReturnStmt.value[0]"), std::string::npos) << e.message;
 }
@@ -116,15 +116,15 @@ TEST(ReadErrors, OtherWrongValueKinds) {
 }
 
 TEST(ReadErrors, MissingRequiredField) {
-    IrError e = expectError(replaced(kProgram, R"("return_types": [])", R"("zzz": [])"),
-                            "missing required field 'return_types' of a Function node");
+    Error e = expectError(replaced(kProgram, R"("return_types": [])", R"("zzz": [])"),
+                          "missing required field 'return_types' of a Function node");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value");
 }
 
 TEST(ReadErrors, DeepNestingIsRejectedWithoutOverflow) {
     const size_t depth = 100000;
     std::string json = "{\"a\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
-    IrError e = expectError(json, "nesting deeper than");
+    Error e = expectError(json, "nesting deeper than");
     EXPECT_GT(e.line, 0);
 
     std::string msgpack =
@@ -138,8 +138,8 @@ TEST(ReadErrors, DeepNestingIsRejectedWithoutOverflow) {
 }
 
 TEST(ReadErrors, EnumCodeOutOfRange) {
-    IrError e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [7])"),
-                            "ParamDirection code 7 out of range");
+    Error e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [7])"),
+                          "ParamDirection code 7 out of range");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/param_directions/0");
     expectError(replaced(kProgram, R"("dtype": 52)", R"("dtype": 99)"), "DataType code 99 out of range");
 }
@@ -147,7 +147,7 @@ TEST(ReadErrors, EnumCodeOutOfRange) {
 TEST(ReadErrors, IntegerOutOfRange) {
     expectError(replaced(kProgram, R"("value": 4})", R"("value": 9223372036854775808})"),
                 "integer out of range for int64");
-    IrError e = expectError(replaced(kProgram, R"("value": 4})", R"("value": 18446744073709551616})"), "out of range");
+    Error e = expectError(replaced(kProgram, R"("value": 4})", R"("value": 18446744073709551616})"), "out of range");
     EXPECT_EQ(e.line, 4);
     expectError(replaced(kProgram, R"("value": 4})", R"("value": -9223372036854775809})"), "out of range");
 }
@@ -194,34 +194,34 @@ namespace {
 
 // What pypto's constructors and type reader reject is bad input here too, with its place.
 TEST(ReadErrors, ParamDirectionsMustMatchTheParams) {
-    IrError e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [0, 1])"),
-                            "Function.param_directions has 2 entries for 1 params");
+    Error e = expectError(replaced(kProgram, R"("param_directions": [0])", R"("param_directions": [0, 1])"),
+                          "Function.param_directions has 2 entries for 1 params");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/param_directions");
 }
 
 TEST(ReadErrors, ArgDirectionsMustMatchTheArgs) {
     const std::string call =
         R"({"fields": {"args": [{"ref": 2}], "attrs": [{"key": "arg_directions", "value": {"type": "ArgDirectionVector", "value": [0, 5]}}], "kwargs": [], "op": {"is_global_var": false, "name": "tensor.view"}, "type": {"type_kind": "TupleType", "types": []}}, "id": 5, "type": "Call"})";
-    IrError e = expectError(replaced(kProgram, R"("value": [{"ref": 2}])", R"("value": [)" + call + "]"),
-                            "arg_directions has 2 entries for 1 args of a Call");
+    Error e = expectError(replaced(kProgram, R"("value": [{"ref": 2}])", R"("value": [)" + call + "]"),
+                          "arg_directions has 2 entries for 1 args of a Call");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0/fields/attrs/0/value/value");
 }
 
 TEST(ReadErrors, UnknownTypeKind) {
-    IrError e = expectError(replaced(kProgram, R"("type_kind": "TensorType")", R"("type_kind": "TensorTyp")"),
-                            "unknown type_kind 'TensorTyp'");
+    Error e = expectError(replaced(kProgram, R"("type_kind": "TensorType")", R"("type_kind": "TensorTyp")"),
+                          "unknown type_kind 'TensorTyp'");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0/fields/type/type_kind");
 }
 
 TEST(ReadErrors, AMisspelledNodeTypeWhereAVarMustStand) {
-    IrError e = expectError(replaced(kProgram, R"("id": 2, "type": "Var")", R"("id": 2, "type": "Vwr")"),
-                            "expected a Var (or IterArg, MemRef) for Function.params[0], found a 'Vwr' node");
+    Error e = expectError(replaced(kProgram, R"("id": 2, "type": "Var")", R"("id": 2, "type": "Vwr")"),
+                          "expected a Var (or IterArg, MemRef) for Function.params[0], found a 'Vwr' node");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/params/0");
     EXPECT_NE(e.hint.find("not a pypto node type"), std::string::npos);
 }
 
 TEST(ReadErrors, AnExpressionWhereAStatementGoes) {
-    IrError e =
+    Error e =
         expectError(replaced(kProgram, R"("body": {"fields": {"value": [{"ref": 2}]}, "id": 3, "type": "ReturnStmt"})",
                              R"("body": {"ref": 2})"),
                     "expected a statement for Function.body, found a 'Var' node");

@@ -1,8 +1,8 @@
-#include "ir/error.h"
+#include "base/error.h"
 
-namespace ptoplug::ir {
+namespace ptoplug {
 
-std::string IrError::format() const {
+std::string Error::format() const {
     std::string out = file.empty() ? "<input>" : file;
     if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
     out += ": error: " + message;
@@ -16,4 +16,4 @@ std::string IrError::format() const {
     return out;
 }
 
-}  // namespace ptoplug::ir
+}  // namespace ptoplug
