@@ -1,0 +1,99 @@
+#include "cli/cli.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "io/output_file.h"
+
+namespace ptoplug::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Plugins installed beside the executable: <bin>/../lib/ptoplug/*.json.
+std::vector<std::string> defaultManifests() {
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    std::vector<std::string> out;
+    if (ec) return out;
+    fs::path dir = exe.parent_path().parent_path() / "lib" / "ptoplug";
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+Cli::Cli(CLI::App& app) {
+    isolation.jobs = host::availableCpus();
+    app.add_option("--plugin", pluginManifests_, "load the plugin declared by this manifest (repeatable)")
+        ->check(CLI::ExistingFile);
+    app.add_flag("--no-default-plugins", noDefaultPlugins_, "do not load the plugins installed beside pto-host");
+    app.add_option("--diagnostics-format", diagnosticsFormat_, "text (file:line:col: error: [rule] message) or json")
+        ->check(CLI::IsMember({"text", "json"}));
+}
+
+void Cli::addOutputOptions(CLI::App* command) {
+    command->add_option("--format", format_, "output format: json or msgpack (default: the input's)")
+        ->check(CLI::IsMember({"json", "msgpack"}));
+    command->add_flag("--pretty", file.pretty, "indented JSON for people");
+}
+
+void Cli::addIsolationOptions(CLI::App* command) {
+    command
+        ->add_option("--timeout", isolation.timeoutSeconds,
+                     "seconds one file may take before its worker is stopped (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    command->add_option("--memory-limit", isolation.memoryLimitMiB, "MiB of address space per worker (0: no limit)")
+        ->capture_default_str();
+    command->add_option("--crash-reproducer", isolation.crashReproducerDir,
+                        "where to save a reproducer when plugin code crashes or hangs (default: a new temporary "
+                        "folder, named in the message)");
+    command->add_flag("--in-place", inPlace_, "allow outputs that overwrite inputs (the pass is not idempotent)");
+}
+
+void Cli::addVerifyFlag(CLI::App* command) {
+    command->add_flag("--no-verify", noVerify_, "skip the property verifiers after each pass");
+}
+
+void Cli::finishParsing() {
+    file.diagnostics = diagnosticsFormat_ == "json" ? host::DiagnosticsFormat::Json : host::DiagnosticsFormat::Text;
+    file.verify = !noVerify_;
+    file.outputFormat = format_ == "json"      ? ir::Format::Json
+                        : format_ == "msgpack" ? ir::Format::MsgPack
+                                               : ir::Format::Auto;
+}
+
+int Cli::fail(const Error& error, int exitCode) const {
+    std::cerr << host::formatError(error, diagnostics());
+    return exitCode;
+}
+
+int Cli::printOut(const std::string& text) const {
+    if (auto err = io::writeOutput("-", [&](ir::Sink& sink) {
+            sink.write(text);
+            return Status();
+        }))
+        return fail(*err, host::kExitOutput);
+    return host::kExitOk;
+}
+
+Expected<std::unique_ptr<host::Pipeline>> Cli::loadPipeline() const {
+    std::vector<std::string> manifests = noDefaultPlugins_ ? std::vector<std::string>{} : defaultManifests();
+    manifests.insert(manifests.end(), pluginManifests_.begin(), pluginManifests_.end());
+    return host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
+}
+
+bool Cli::outputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                             const std::vector<host::BatchItem>& items) const {
+    if (auto err = host::checkOutputsSpareInputs(inputs, outDir, items, inPlace_)) {
+        fail(*err, host::kExitUsage);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace ptoplug::cli

@@ -1,0 +1,67 @@
+// What pto-host's subcommands share: the global options, the shared option groups, and the ways a
+// subcommand reads input, loads the pipeline and reports. Each subcommand lives in its own file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "driver/batch.h"
+#include "driver/process_file.h"
+#include "ir/document.h"
+#include "pipeline/pipeline.h"
+
+namespace ptoplug::cli {
+
+class Cli {
+public:
+    explicit Cli(CLI::App& app);
+
+    /// --format and --pretty; `outputFormat` is set from --format when the command runs.
+    void addOutputOptions(CLI::App* command);
+    /// --timeout, --memory-limit, --crash-reproducer, --in-place.
+    void addIsolationOptions(CLI::App* command);
+    /// --no-verify.
+    void addVerifyFlag(CLI::App* command);
+    /// Applies what the parsed options imply (formats); call once after parsing.
+    void finishParsing();
+
+    host::DiagnosticsFormat diagnostics() const { return file.diagnostics; }
+    /// Prints `error` on stderr; returns `exitCode`.
+    int fail(const Error& error, int exitCode) const;
+    /// Text on the host's own stdout, every byte checked: a full disk or a closed pipe is exit 6.
+    int printOut(const std::string& text) const;
+    /// Loads the default plugins and those of --plugin, each first in a child process; exit 4 on error.
+    Expected<std::unique_ptr<host::Pipeline>> loadPipeline() const;
+    /// Refuses outputs that would overwrite inputs unless --in-place; false after printing why.
+    bool outputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                            const std::vector<host::BatchItem>& items) const;
+
+    host::FileOptions file;
+    host::IsolationOptions isolation;
+
+private:
+    std::vector<std::string> pluginManifests_;
+    bool noDefaultPlugins_ = false;
+    std::string diagnosticsFormat_ = "text";
+    std::string format_;
+    bool noVerify_ = false;
+    bool inPlace_ = false;
+};
+
+/// A subcommand: its CLI11 app and what runs when it was chosen (returns the exit code).
+struct Command {
+    CLI::App* app;
+    std::function<int()> run;
+};
+
+Command addRunCommand(CLI::App& app, Cli& cli);
+Command addBatchCommand(CLI::App& app, Cli& cli);
+Command addConvertCommand(CLI::App& app, Cli& cli);
+Command addPrintCommand(CLI::App& app, Cli& cli);
+Command addPipelineCommand(CLI::App& app, Cli& cli);
+
+}  // namespace ptoplug::cli

@@ -1,0 +1,41 @@
+// pto-host run: one program through the pipeline, in a worker like every file of a batch.
+#include <iostream>
+
+#include "cli/cli.h"
+
+namespace ptoplug::cli {
+
+Command addRunCommand(CLI::App& app, Cli& cli) {
+    struct Args {
+        std::string input;
+        std::string output = "-";
+    };
+    auto args = std::make_shared<Args>();
+    CLI::App* run = app.add_subcommand("run", "run the pipeline's plugin passes over one program");
+    run->add_option("input", args->input, "IR file (- for stdin)")->required();
+    run->add_option("-o,--output", args->output, "output file (- for stdout, the default)");
+    cli.addOutputOptions(run);
+    run->add_flag("--print-ir-before", cli.file.printBefore, "print the program (pypto-style text) on stderr first");
+    run->add_flag("--print-ir-after", cli.file.printAfter, "print the transformed program on stderr");
+    run->add_flag("--time-passes", cli.file.timePasses, "report the time of every phase on stderr");
+    cli.addVerifyFlag(run);
+    cli.addIsolationOptions(run);
+    return {run, [&cli, args] {
+                auto pipeline = cli.loadPipeline();
+                if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
+                size_t skipped = 0;
+                for (const host::Stage& s : (*pipeline)->stages) skipped += s.plugin ? 0 : 1;
+                if (skipped)
+                    std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
+                              << " pipeline stages are not implemented by the stub host and are skipped (pto-host "
+                                 "pipeline lists them)\n";
+                std::vector<host::BatchItem> one{{args->input, args->output, {}}};
+                if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};
+                host::IsolationOptions isolation = cli.isolation;
+                isolation.jobs = 1;
+                isolation.summary = false;
+                return host::runBatch(**pipeline, one, cli.file, isolation);
+            }};
+}
+
+}  // namespace ptoplug::cli
