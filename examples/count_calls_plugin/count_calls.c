@@ -62,11 +62,19 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
     return PTO_OK;
 }
 
-static const pto_pass_desc pass = {
-    sizeof(pto_pass_desc), "CountCalls", "notes the number of calls per function", NULL, 0, NULL, 0, NULL, 0, run};
+static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
+                                   .name = "CountCalls",
+                                   .description = "notes the number of calls per function",
+                                   .run = run};
 static const pto_pass_desc* const passes[] = {&pass};
-static const pto_plugin_desc plugin = {
-    sizeof(pto_plugin_desc), PTO_ABI_MAJOR, 0, PTO_ABI_MINOR, "count-calls", "1.0.0", passes, 1, NULL, 0};
+static const pto_plugin_desc plugin = {.struct_size = sizeof(pto_plugin_desc),
+                                       .abi_major = PTO_ABI_MAJOR,
+                                       .abi_minor_min = 0,
+                                       .abi_minor_max = PTO_ABI_MINOR,
+                                       .name = "count-calls",
+                                       .version = "1.0.0",
+                                       .passes = passes,
+                                       .pass_count = 1};
 
 PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t host_major, uint32_t host_minor) {
     (void)host_major;

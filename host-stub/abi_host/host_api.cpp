@@ -1,230 +1,19 @@
 // The host function table over the IR core. Every entry validates its arguments and catches every
 // exception: nothing but a status crosses the ABI.
-#include <array>
-#include <atomic>
-#include <cassert>
 #include <cmath>
 #include <limits>
 #include <new>
-#include <span>
 
-#include "abi_host/run_context.h"
+#include "abi_host/handles.h"
+#include "abi_host/walk.h"
 #include "ir/placement.h"
 #include "ir/rewrite.h"
 #include "ir/schema.h"
 
-pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
-    static std::atomic<uint64_t> next{1};
-    token = next.fetch_add(1);
-}
-
-pto_run_context::~pto_run_context() { magic = 0; }
-
 namespace ptoplug::host {
 namespace {
 
-using ir::Kind;
-using ir::Node;
-using ir::Value;
-namespace K = ir::K;
-
-constexpr uint32_t kDynamicFieldBase = 0x10000;
-
-// --- handle conversion ------------------------------------------------------------------------------
-
-Node* toNode(pto_run_context* ctx, pto_node h) {
-    if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0) return nullptr;
-    uint64_t index = h.opaque[1] - 1;
-    return index < ctx->doc.nodes().size() ? ctx->doc.nodes()[index] : nullptr;
-}
-
-// The handle of the node a Node/Ref value holds, without reading the node (Value::aux is its index).
-pto_node fromSlot(pto_run_context* ctx, const Value& v) {
-    assert(v.isNode() && v.aux == v.n->index);
-    pto_node h{};
-    h.opaque[0] = ctx->token;
-    h.opaque[1] = uint64_t{v.aux} + 1;
-    return h;
-}
-
-pto_node fromNode(pto_run_context* ctx, const Node* n) {
-    pto_node h{};
-    if (n) {
-        h.opaque[0] = ctx->token;
-        h.opaque[1] = uint64_t{n->index} + 1;
-    }
-    return h;
-}
-
-// nullptr for a null, foreign or stale handle (ValueSlot).
-Value* toValue(pto_run_context* ctx, pto_value h) {
-    if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0 || h.opaque[1] > ctx->values.size()) return nullptr;
-    const ValueSlot& slot = ctx->values[h.opaque[1] - 1];
-    return slot.stale() ? nullptr : slot.value;
-}
-
-pto_value fromValue(pto_run_context* ctx, ValueSlot slot) {
-    ctx->values.push_back(slot);
-    pto_value h{};
-    h.opaque[0] = ctx->token;
-    h.opaque[1] = ctx->values.size();
-    return h;
-}
-
-std::string_view view(pto_string s) { return s.data ? std::string_view(s.data, s.size) : std::string_view(); }
-pto_string str(std::string_view s) { return pto_string{s.data(), s.size()}; }
-
-// Maps an ABI field id to an interned key; UINT32_MAX if unknown.
-uint32_t keyOf(uint32_t field) {
-    static constexpr uint32_t kKeys[] = {
-        UINT32_MAX, K::params,  K::body,  K::args,      K::deps,        K::core_num,   K::predicate,   K::var,
-        K::value,   K::expr,    K::stmts, K::condition, K::then_body,   K::else_body,  K::return_vars, K::loop_var,
-        K::start,   K::stop,    K::step,  K::iter_args, K::initValue,   K::tuple,      K::elements,    K::left,
-        K::right,   K::operand, K::base,  K::size,      K::byte_offset, K::slot_index, K::slots,       K::type,
-        K::attrs,   K::kwargs,  K::span,  K::name,      K::name_hint};
-    if (field < std::size(kKeys)) return kKeys[field];
-    if (field >= kDynamicFieldBase) return field - kDynamicFieldBase;
-    return UINT32_MAX;
-}
-
-// The ABI field id of an interned key: its pto_field value if the ABI names it, else a dynamic id.
-uint32_t fieldIdOf(uint32_t key) {
-    for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
-        if (keyOf(f) == key) return f;
-    return kDynamicFieldBase + key;
-}
-
-// An array the caller's array is converted into (nodes from handles, codes narrowed), on the stack
-// when small: create_op_call and insert_before run once per synthesized node, and a heap allocation
-// each was a visible share of a pass's time.
-template <class T, size_t N = 8>
-class Scratch {
-public:
-    explicit Scratch(size_t n) : data_(n <= N ? local_.data() : (heap_.resize(n), heap_.data())), size_(n) {}
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    T& operator[](size_t i) { return data_[i]; }
-    std::span<T> span() const { return {data_, size_}; }
-
-private:
-    std::array<T, N> local_{};
-    std::vector<T> heap_;
-    T* data_;
-    size_t size_;
-};
-
-// Runs `body`, turning any exception into a status (nothing may unwind into a plugin).
-template <class F>
-pto_status guarded(F&& body) {
-    try {
-        return body();
-    } catch (const std::bad_alloc&) {
-        return PTO_ERR_INTERNAL;
-    } catch (...) {
-        return PTO_ERR_INTERNAL;
-    }
-}
-
-#define PTO_REQUIRE(cond, status)   \
-    do {                            \
-        if (!(cond)) return status; \
-    } while (0)
-
-pto_node_kind kindOf(uint32_t type) {
-    switch (type) {
-        case K::Program: return PTO_NODE_PROGRAM;
-        case K::Function: return PTO_NODE_FUNCTION;
-        case K::Var: return PTO_NODE_VAR;
-        case K::IterArg: return PTO_NODE_ITER_ARG;
-        case K::MemRef: return PTO_NODE_MEM_REF;
-        case K::WindowBuffer: return PTO_NODE_WINDOW_BUFFER;
-        case K::ConstInt: return PTO_NODE_CONST_INT;
-        case K::ConstFloat: return PTO_NODE_CONST_FLOAT;
-        case K::ConstBool: return PTO_NODE_CONST_BOOL;
-        case K::Call: return PTO_NODE_CALL;
-        case K::Submit: return PTO_NODE_SUBMIT;
-        case K::MakeTuple: return PTO_NODE_MAKE_TUPLE;
-        case K::TupleGetItemExpr: return PTO_NODE_TUPLE_GET_ITEM;
-        case K::AssignStmt: return PTO_NODE_ASSIGN_STMT;
-        case K::EvalStmt: return PTO_NODE_EVAL_STMT;
-        case K::ReturnStmt: return PTO_NODE_RETURN_STMT;
-        case K::YieldStmt: return PTO_NODE_YIELD_STMT;
-        case K::SeqStmts: return PTO_NODE_SEQ_STMTS;
-        case K::IfStmt: return PTO_NODE_IF_STMT;
-        case K::ForStmt: return PTO_NODE_FOR_STMT;
-        case K::WhileStmt: return PTO_NODE_WHILE_STMT;
-        case K::BreakStmt: return PTO_NODE_BREAK_STMT;
-        case K::ContinueStmt: return PTO_NODE_CONTINUE_STMT;
-        case K::InlineStmt: return PTO_NODE_INLINE_STMT;
-        case K::InCoreScopeStmt: return PTO_NODE_IN_CORE_SCOPE_STMT;
-        case K::ClusterScopeStmt: return PTO_NODE_CLUSTER_SCOPE_STMT;
-        case K::HierarchyScopeStmt: return PTO_NODE_HIERARCHY_SCOPE_STMT;
-        case K::SpmdScopeStmt: return PTO_NODE_SPMD_SCOPE_STMT;
-        case K::SplitAivScopeStmt: return PTO_NODE_SPLIT_AIV_SCOPE_STMT;
-        case K::RuntimeScopeStmt: return PTO_NODE_RUNTIME_SCOPE_STMT;
-        case K::CommDomainScopeStmt: return PTO_NODE_COMM_DOMAIN_SCOPE_STMT;
-        default: break;
-    }
-    if (ir::isBinaryOpType(type)) return PTO_NODE_BINARY;
-    if (ir::isUnaryOpType(type)) return PTO_NODE_UNARY;
-    return PTO_NODE_OTHER;
-}
-
-pto_type_kind typeKindOf(const Value* type) {
-    if (!type) return PTO_TYPE_NONE;
-    if (type->kind != Kind::Map) return PTO_TYPE_OTHER;
-    const Value* k = type->m->find(K::type_kind);
-    if (!k || k->kind != Kind::Str) return PTO_TYPE_OTHER;
-    std::string_view s = k->strView();
-    if (s == "ScalarType") return PTO_TYPE_SCALAR;
-    if (s == "TensorType") return PTO_TYPE_TENSOR;
-    if (s == "DistributedTensorType") return PTO_TYPE_DISTRIBUTED_TENSOR;
-    if (s == "TileType") return PTO_TYPE_TILE;
-    if (s == "ArrayType") return PTO_TYPE_ARRAY;
-    if (s == "TupleType") return PTO_TYPE_TUPLE;
-    if (s == "CommCtxType") return PTO_TYPE_COMM_CTX;
-    if (s == "Ptr") return PTO_TYPE_PTR;
-    return PTO_TYPE_OTHER;
-}
-
-bool isCallLike(const Node* n) { return n && (n->type == K::Call || n->type == K::Submit); }
-
-// The direct node occupying (field, index): element of a node list, or the single node field.
-Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* status) {
-    uint32_t key = keyOf(field);
-    Value* v = key == UINT32_MAX ? nullptr : n->field(key);
-    if (!v) {
-        *status = PTO_ERR_NOT_FOUND;
-        return nullptr;
-    }
-    if (v->kind == Kind::Array) {
-        if (index >= v->a->size) {
-            *status = PTO_ERR_OUT_OF_RANGE;
-            return nullptr;
-        }
-        Value* item = &v->a->items[index];
-        // Lists are mostly read in order: start loading the next element's node while this one's
-        // subtree is visited (a walk's time is mostly waiting for memory).
-        if (index + 1 < v->a->size && item[1].isNode()) {
-            __builtin_prefetch(item[1].n);
-            __builtin_prefetch(reinterpret_cast<const char*>(item[1].n) + 64);
-        }
-        if (!item->isNode()) {
-            *status = PTO_ERR_WRONG_KIND;
-            return nullptr;
-        }
-        return item;
-    }
-    if (v->isNode()) {
-        if (index != 0) {
-            *status = PTO_ERR_OUT_OF_RANGE;
-            return nullptr;
-        }
-        return v;
-    }
-    *status = v->kind == Kind::Null ? PTO_ERR_OUT_OF_RANGE : PTO_ERR_WRONG_KIND;
-    return nullptr;
-}
+using namespace table;
 
 // True if `target` is `from` or lies below it: putting `from` under `target` would close a cycle.
 // Iterative, with per-node stamps reused across calls (no clearing per check).
@@ -671,91 +460,6 @@ pto_status valueTypeKind(pto_run_context* ctx, pto_value value, pto_type_kind* o
     return PTO_OK;
 }
 
-// --- walking -------------------------------------------------------------------------------------
-
-class Walk {
-public:
-    Walk(pto_run_context* ctx, const pto_walk_callbacks& cb) : ctx_(ctx), cb_(cb) {}
-
-    // Returns false once stopped.
-    bool visit(Node* n, const pto_walk_position& pos) {
-        pto_node h = fromNode(ctx_, n);
-        if (cb_.pre) {
-            pto_walk_result r = cb_.pre(ctx_, h, &pos, cb_.user_data);
-            if (r == PTO_WALK_STOP) return false;
-            if (r == PTO_WALK_SKIP_CHILDREN) return post(h, pos);
-        }
-        // Re-resolve the schema order each time: fields may have been replaced by the callback.
-        std::vector<uint32_t> keys;
-        ir::forEachFieldInOrder(*n, false, [&](const ir::Member& m) { keys.push_back(m.key); });
-        for (uint32_t key : keys) {
-            if ((key == K::type && !(cb_.flags & PTO_WALK_INTO_TYPES)) ||
-                (key == K::kwargs && !(cb_.flags & PTO_WALK_INTO_KWARGS)) || key == K::span)
-                continue;
-            pto_walk_position child{h, fieldIdOf(key), 0};
-            if (!visitField(n, key, child)) return false;
-        }
-        return post(h, pos);
-    }
-
-private:
-    bool post(pto_node h, const pto_walk_position& pos) {
-        return !cb_.post || cb_.post(ctx_, h, &pos, cb_.user_data) != PTO_WALK_STOP;
-    }
-
-    // Visits the nodes of one field; lists are re-read at every step.
-    bool visitField(Node* parent, uint32_t key, pto_walk_position& pos) {
-        Value* v = parent->field(key);
-        if (!v) return true;
-        if (v->isNode()) return visit(v->n, pos);
-        if (v->kind == Kind::Array) {
-            for (size_t i = 0;; ++i) {
-                Value* list = parent->field(key);
-                if (!list || list->kind != Kind::Array || i >= list->a->size) return true;
-                Value item = list->a->items[i];
-                pos.index = i;
-                if (item.isNode()) {
-                    if (!visit(item.n, pos)) return false;
-                } else if (!visitNested(item, pos)) {
-                    return false;
-                }
-            }
-        }
-        return visitNested(*v, pos);
-    }
-
-    // Nodes inside inline values (types, attrs): visited with the field's position.
-    bool visitNested(const Value& v, pto_walk_position& pos) {
-        switch (v.kind) {
-            case Kind::Node:
-            case Kind::Ref: return visit(v.n, pos);
-            case Kind::Array:
-                for (const Value& item : *v.a)
-                    if (!visitNested(item, pos)) return false;
-                return true;
-            case Kind::Map:
-                for (const ir::Member& m : *v.m)
-                    if (!visitNested(m.value, pos)) return false;
-                return true;
-            default: return true;
-        }
-    }
-
-    pto_run_context* ctx_;
-    const pto_walk_callbacks& cb_;
-};
-
-pto_status walk(pto_run_context* ctx, pto_node root, const pto_walk_callbacks* callbacks) {
-    Node* n = toNode(ctx, root);
-    PTO_REQUIRE(n && callbacks, PTO_ERR_INVALID_HANDLE);
-    PTO_REQUIRE(callbacks->struct_size >= sizeof(pto_walk_callbacks), PTO_ERR_INVALID_ARGUMENT);
-    return guarded([&] {
-        pto_walk_position pos{pto_node{}, 0, 0};
-        Walk(ctx, *callbacks).visit(n, pos);
-        return PTO_OK;
-    });
-}
-
 // --- rewriting -----------------------------------------------------------------------------------
 
 pto_status statusOf(const Status& s, pto_status failure = PTO_ERR_WRONG_KIND) { return s ? failure : PTO_OK; }
@@ -962,7 +666,7 @@ const pto_host_api kApi = {
     .value_map_at = Entry<valueMapAt>::call,
     .value_map_find = Entry<valueMapFind>::call,
     .value_type_kind = Entry<valueTypeKind>::call,
-    .walk = Entry<walk>::call,
+    .walk = Entry<table::walk>::call,
     .make_singleton_type = Entry<makeSingletonType>::call,
     .create_var = Entry<createVar>::call,
     .create_op_call = Entry<createOpCall>::call,
@@ -979,39 +683,5 @@ const pto_host_api kApi = {
 }  // namespace
 
 const pto_host_api& hostApi() { return kApi; }
-
-std::string statusName(pto_status status) {
-    switch (status) {
-        case PTO_OK: return "PTO_OK";
-        case PTO_ERR_INVALID_HANDLE: return "PTO_ERR_INVALID_HANDLE";
-        case PTO_ERR_OUT_OF_RANGE: return "PTO_ERR_OUT_OF_RANGE";
-        case PTO_ERR_WRONG_KIND: return "PTO_ERR_WRONG_KIND";
-        case PTO_ERR_NOT_FOUND: return "PTO_ERR_NOT_FOUND";
-        case PTO_ERR_INVALID_ARGUMENT: return "PTO_ERR_INVALID_ARGUMENT";
-        case PTO_ERR_UNSUPPORTED: return "PTO_ERR_UNSUPPORTED";
-        case PTO_ERR_USER: return "PTO_ERR_USER";
-        case PTO_ERR_INTERNAL: return "PTO_ERR_INTERNAL";
-    }
-    return "status " + std::to_string(static_cast<int>(status));
-}
-
-bool isKnownStatus(pto_status status) { return statusName(status).rfind("PTO_", 0) == 0; }
-
-bool RunOutcome::failed() const {
-    if (status != PTO_OK) return true;
-    for (const Diagnostic& d : diagnostics)
-        if (d.severity >= PTO_SEVERITY_ERROR) return true;
-    return false;
-}
-
-RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*)) {
-    pto_run_context ctx(doc);
-    RunOutcome outcome;
-    outcome.status = fn(&kApi, &ctx);
-    ctx.inserts.apply(doc);
-    outcome.diagnostics = std::move(ctx.diagnostics);
-    if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;
-    return outcome;
-}
 
 }  // namespace ptoplug::host

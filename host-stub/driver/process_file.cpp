@@ -19,6 +19,7 @@ const char* severityName(pto_severity s) {
         case PTO_SEVERITY_WARNING: return "warning";
         case PTO_SEVERITY_ERROR: return "error";
         case PTO_SEVERITY_INTERNAL_ERROR: return "internal error";
+        case PTO_SEVERITY_MAX_ENUM: break;
     }
     return "error";
 }

@@ -1,4 +1,6 @@
 // The plugin's descriptor and its one exported symbol.
+#include <iterator>
+
 #include "pass.h"
 #include "ptoplug/abi.h"
 
@@ -22,39 +24,39 @@ const char* const kRequired[] = {"CommDomainScopesMaterialized", "ReturnParamsEx
 const char* const kProduced[] = {"CommDomainScopesMaterialized", "DistTensorCtxMaterialized"};
 
 const pto_pass_desc kPass = {
-    sizeof(pto_pass_desc),
-    kPassName,
-    "Adds a CommCtx parameter per DistributedTensor parameter and passes contexts at every call",
-    kRequired,
-    2,
-    kProduced,
-    2,
-    nullptr,
-    0,
-    runPass,
+    .struct_size = sizeof(pto_pass_desc),
+    .name = kPassName,
+    .description = "Adds a CommCtx parameter per DistributedTensor parameter and passes contexts at every call",
+    .required_properties = kRequired,
+    .required_count = std::size(kRequired),
+    .produced_properties = kProduced,
+    .produced_count = std::size(kProduced),
+    .invalidated_properties = nullptr,
+    .invalidated_count = 0,
+    .run = runPass,
 };
 
 const pto_verifier_desc kVerifier = {
-    sizeof(pto_verifier_desc),
-    "DistTensorCtxMaterialized",
-    "No pld.system.get_comm_ctx outside host orchestration",
-    runVerifier,
+    .struct_size = sizeof(pto_verifier_desc),
+    .property = "DistTensorCtxMaterialized",
+    .description = "No pld.system.get_comm_ctx outside host orchestration",
+    .run = runVerifier,
 };
 
 const pto_pass_desc* const kPasses[] = {&kPass};
 const pto_verifier_desc* const kVerifiers[] = {&kVerifier};
 
 const pto_plugin_desc kPlugin = {
-    sizeof(pto_plugin_desc),
-    PTO_ABI_MAJOR,
-    0,
-    PTO_ABI_MINOR,
-    "materialize-dist-tensor-ctx",
-    "0.1.0",
-    kPasses,
-    1,
-    kVerifiers,
-    1,
+    .struct_size = sizeof(pto_plugin_desc),
+    .abi_major = PTO_ABI_MAJOR,
+    .abi_minor_min = 0,
+    .abi_minor_max = PTO_ABI_MINOR,
+    .name = "materialize-dist-tensor-ctx",
+    .version = "0.1.0",
+    .passes = kPasses,
+    .pass_count = std::size(kPasses),
+    .verifiers = kVerifiers,
+    .verifier_count = std::size(kVerifiers),
 };
 
 }  // namespace

@@ -34,7 +34,7 @@ pto_node firstReturn(const Host& h, pto_node s) {
     else if (k == PTO_NODE_IF_STMT) {
         next.push_back(h.child(s, PTO_FIELD_THEN_BODY));
         if (pto_node e = h.optChild(s, PTO_FIELD_ELSE_BODY); !pto_node_is_null(e)) next.push_back(e);
-    } else if (k == PTO_NODE_FOR_STMT || k == PTO_NODE_WHILE_STMT || isScope(k)) {
+    } else if (k == PTO_NODE_FOR_STMT || k == PTO_NODE_WHILE_STMT || pto_node_kind_is_scope(k)) {
         next.push_back(h.child(s, PTO_FIELD_BODY));
     }
     for (pto_node c : next)

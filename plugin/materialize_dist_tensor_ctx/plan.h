@@ -70,10 +70,6 @@ struct ProgramPlans {
 };
 
 bool isVarLike(const Host& h, pto_node n);
-/// Any of the scope statements (InCore ... CommDomain).
-inline bool isScope(pto_node_kind k) {
-    return k >= PTO_NODE_IN_CORE_SCOPE_STMT && k <= PTO_NODE_COMM_DOMAIN_SCOPE_STMT;
-}
 bool isDist(const Host& h, pto_node n);
 /// PASS_SPEC §7.
 bool isHostOrchestration(const Host& h, pto_node function);

@@ -144,7 +144,7 @@ void Resolver::stmt(pto_node s) {
             if (pto_node e = h_.optChild(s, PTO_FIELD_ELSE_BODY); !pto_node_is_null(e)) stmt(e);
             return mergeIf(s);
         default:
-            if (isScope(k)) stmt(h_.child(s, PTO_FIELD_BODY));
+            if (pto_node_kind_is_scope(k)) stmt(h_.child(s, PTO_FIELD_BODY));
             return;
     }
 }
@@ -216,7 +216,7 @@ pto_node Resolver::findBranchYield(pto_node s) const {
             if (pto_node y = findBranchYield(stmts[i]); !pto_node_is_null(y)) return y;
         return pto_node{};
     }
-    if (isScope(k)) return findBranchYield(h_.child(s, PTO_FIELD_BODY));
+    if (pto_node_kind_is_scope(k)) return findBranchYield(h_.child(s, PTO_FIELD_BODY));
     return pto_node{};
 }
 

@@ -107,7 +107,7 @@ void FunctionRewriter::stmt(pto_node parent, uint32_t field, size_t index) {
             stmt(s, PTO_FIELD_BODY, 0);
             return with(collect_, false, [&] { attrs(s); });
         default:
-            if (isScope(k)) {
+            if (pto_node_kind_is_scope(k)) {
                 stmt(s, PTO_FIELD_BODY, 0);
                 attrs(s);
             }

@@ -160,48 +160,49 @@ static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     raise(SIGSEGV);
     return PTO_OK;
 }
-static const pto_verifier_desc verifier = {sizeof(pto_verifier_desc), "FakeProperty", "crashes", verify};
+static const pto_verifier_desc verifier = {
+    .struct_size = sizeof(pto_verifier_desc), .property = "FakeProperty", .description = "crashes", .run = verify};
 static const pto_verifier_desc* const verifiers[] = {&verifier};
 static const char* const produced[] = {"FakeProperty"};
-#define FAKE_PRODUCED produced, 1
-#define FAKE_VERIFIERS verifiers, 1
+#define FAKE_PRODUCED .produced_properties = produced, .produced_count = 1,
+#define FAKE_VERIFIERS .verifiers = verifiers, .verifier_count = 1,
 #else
-#define FAKE_PRODUCED NULL, 0
-#define FAKE_VERIFIERS NULL, 0
+#define FAKE_PRODUCED
+#define FAKE_VERIFIERS
 #endif
 
 /* Requires SSAForm, so that placement tests can put it where that property is missing. */
 static const char* const required[] = {"SSAForm"};
-static const pto_pass_desc pass = {
-    sizeof(pto_pass_desc),
-    "FakePass",
-    "a deliberately broken pass",
-    required,
-    1,
-    FAKE_PRODUCED,
-    NULL,
-    0,
-#if defined(FAKE_NULL_SLOT)
-    NULL,
-#else
-    run,
+static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
+                                   .name = "FakePass",
+                                   .description = "a deliberately broken pass",
+                                   .required_properties = required,
+                                   .required_count = 1,
+                                   FAKE_PRODUCED
+#if !defined(FAKE_NULL_SLOT)
+                                       .run = run
 #endif
 };
 static const pto_pass_desc* const passes[] = {&pass};
 
 static const pto_plugin_desc plugin = {
 #if defined(FAKE_SMALL_DESC)
-    8,
+    .struct_size = 8,
 #else
-    sizeof(pto_plugin_desc),
+    .struct_size = sizeof(pto_plugin_desc),
 #endif
 #if defined(FAKE_WRONG_MAJOR)
-    2,
+    .abi_major = 2,
 #else
-    PTO_ABI_MAJOR,
+    .abi_major = PTO_ABI_MAJOR,
 #endif
-    0, PTO_ABI_MINOR, "fake", "0.0.1", passes, 1, FAKE_VERIFIERS,
-};
+    .abi_minor_min = 0,
+    .abi_minor_max = PTO_ABI_MINOR,
+    .name = "fake",
+    .version = "0.0.1",
+    .passes = passes,
+    .pass_count = 1,
+    FAKE_VERIFIERS};
 
 #if defined(FAKE_MISSING_ENTRY)
 PTO_PLUGIN_EXPORT const pto_plugin_desc* not_the_entry_point(uint32_t major, uint32_t minor) {

@@ -8,10 +8,27 @@ namespace {
 pto_status run(const pto_host_api*, pto_run_context*) { throw std::runtime_error("escaped"); }
 
 const char* const kRequired[] = {"SSAForm"};
-const pto_pass_desc kPass = {sizeof(pto_pass_desc), "FakePass", "throws", kRequired, 1, nullptr, 0, nullptr, 0, run};
+const pto_pass_desc kPass = {.struct_size = sizeof(pto_pass_desc),
+                             .name = "FakePass",
+                             .description = "throws",
+                             .required_properties = kRequired,
+                             .required_count = 1,
+                             .produced_properties = nullptr,
+                             .produced_count = 0,
+                             .invalidated_properties = nullptr,
+                             .invalidated_count = 0,
+                             .run = run};
 const pto_pass_desc* const kPasses[] = {&kPass};
-const pto_plugin_desc kPlugin = {
-    sizeof(pto_plugin_desc), PTO_ABI_MAJOR, 0, PTO_ABI_MINOR, "fake", "0.0.1", kPasses, 1, nullptr, 0};
+const pto_plugin_desc kPlugin = {.struct_size = sizeof(pto_plugin_desc),
+                                 .abi_major = PTO_ABI_MAJOR,
+                                 .abi_minor_min = 0,
+                                 .abi_minor_max = PTO_ABI_MINOR,
+                                 .name = "fake",
+                                 .version = "0.0.1",
+                                 .passes = kPasses,
+                                 .pass_count = 1,
+                                 .verifiers = nullptr,
+                                 .verifier_count = 0};
 
 }  // namespace
 
