@@ -43,7 +43,9 @@ TEST(AbiHeader, KindCategoriesNameEveryKindOfThisVersion) {
         scopeCount += pto_node_kind_is_scope(kind);
         bool scope = std::find(scopes.begin(), scopes.end(), kind) != scopes.end();
         EXPECT_EQ(pto_node_kind_is_scope(kind) != 0, scope) << k;
-        if (scope) EXPECT_TRUE(pto_node_kind_is_stmt(kind)) << k;
+        if (scope) {
+            EXPECT_TRUE(pto_node_kind_is_stmt(kind)) << k;
+        }
     }
     EXPECT_EQ(scopeCount, 7);
     EXPECT_EQ(stmts, 18);
