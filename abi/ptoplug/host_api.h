@@ -71,7 +71,7 @@ typedef struct pto_walk_callbacks {
 /** The function signature summary of pto_host_api.function_info. */
 typedef struct pto_function_info {
     size_t struct_size; /**< set by the caller to sizeof(pto_function_info); the host fills that much */
-    int32_t func_type;  /**< FunctionType code (IR_FORMAT §7); 0 (Opaque) if absent */
+    int32_t func_type;  /**< FunctionType code (docs/ir_format.md §7); 0 (Opaque) if absent */
     int32_t level;      /**< Level code, or -1 if absent/nil */
     int32_t role;       /**< Role code, or -1 if absent/nil */
     size_t param_count;

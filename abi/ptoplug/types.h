@@ -207,7 +207,7 @@ static inline int pto_node_kind_is_expr(pto_node_kind k) {
     }
 }
 
-/** Kinds of pypto types (IR_FORMAT §4). PTO_TYPE_NONE: the node has no type. Values are pinned. */
+/** Kinds of pypto types (docs/ir_format.md §4). PTO_TYPE_NONE: the node has no type. Values are pinned. */
 typedef enum pto_type_kind {
     PTO_TYPE_NONE = 0,
     PTO_TYPE_OTHER = 1, /**< a type kind this ABI version does not name */
@@ -223,7 +223,7 @@ typedef enum pto_type_kind {
 } pto_type_kind;
 
 /**
- * Fields of nodes that hold nodes or lists of nodes (the names of IR_FORMAT §6). Any other field,
+ * Fields of nodes that hold nodes or lists of nodes (the names of docs/ir_format.md §6). Any other field,
  * including ones a future pypto adds, is reached by name through pto_host_api.field_from_name.
  * Values are pinned.
  */
@@ -281,7 +281,7 @@ typedef enum pto_value_kind {
     PTO_VALUE_KIND_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
 } pto_value_kind;
 
-/** Parameter directions of a function (IR_FORMAT §7, ParamDirection). */
+/** Parameter directions of a function (docs/ir_format.md §7, ParamDirection). */
 typedef enum pto_param_direction {
     PTO_PARAM_IN = 0,
     PTO_PARAM_OUT = 1,
@@ -289,7 +289,7 @@ typedef enum pto_param_direction {
     PTO_PARAM_DIRECTION_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
 } pto_param_direction;
 
-/** Argument directions in a call's `arg_directions` attribute (IR_FORMAT §7, ArgDirection). */
+/** Argument directions in a call's `arg_directions` attribute (docs/ir_format.md §7, ArgDirection). */
 typedef enum pto_arg_direction {
     PTO_ARG_INPUT = 0,
     PTO_ARG_OUTPUT = 1,

@@ -55,7 +55,7 @@ Diagnostic hostWarning(std::string rule, std::string message) {
 }
 
 // Functions that already carry CommCtx params next to DistributedTensor params: a second run of
-// MaterializeDistTensorCtx would add another set (the pass is not idempotent, PASS_SPEC §11).
+// MaterializeDistTensorCtx would add another set (the pass is not idempotent, docs/pass.md §11).
 std::vector<std::string> alreadyMaterialized(const ir::Document& doc) {
     namespace K = ir::K;
     std::vector<std::string> names;

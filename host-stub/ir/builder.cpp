@@ -200,7 +200,7 @@ bool Builder::endMap() {
         return add(Value::node(registered));
     }
 
-    // {"type": "Float64"|"Float32", "value": ...}: a tagged float (IR_FORMAT §11.8-11.9).
+    // {"type": "Float64"|"Float32", "value": ...}: a tagged float (docs/ir_format.md §11.8-11.9).
     if (count == 2 && members[0].key == K::type && members[1].key == K::value && members[0].value.kind == Kind::Str) {
         std::string_view tag = members[0].value.strView();
         if (tag == "Float64" || tag == "Float32") {

@@ -1,6 +1,6 @@
 // Turns a stream of parse events (from the JSON or the MessagePack reader) into a Document.
 //
-// Both readers feed the same events, so every rule of IR_FORMAT §2 and §11 (node shape, references
+// Both readers feed the same events, so every rule of docs/ir_format.md §2 and §11 (node shape, references
 // resolved order-independently, tagged floats, duplicate ids, cycles, field kinds) lives here once.
 #pragma once
 

@@ -2,8 +2,8 @@
 //
 // Every value of the file is kept, generically: maps, arrays, strings, numbers. Maps of the node shape
 // ({"fields", "id", "type"}) become Nodes, and every {"ref": id} becomes a pointer to the very same
-// Node, so node identity is pointer identity. Typed views (ir/access.h) sit on top of this; anything
-// the host does not interpret is still here and is written back unchanged.
+// Node, so node identity is pointer identity. The schema (ir/schema.h) says what each node type's
+// fields hold; anything the host does not interpret is still here and is written back unchanged.
 #pragma once
 
 #include <cstdint>

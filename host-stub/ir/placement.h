@@ -1,4 +1,4 @@
-// Where each node goes when a document is written (IR_FORMAT §11.4-11.5):
+// Where each node goes when a document is written (docs/ir_format.md §11.4-11.5):
 // * ids are fresh, assigned in pre-order following pypto's *emit* order, so ids equal pypto's own;
 // * a node is written in full at its first occurrence in pypto's *read* order (so pypto's reader can
 //   always resolve every later reference), and as {"ref": id} everywhere else; a node that occurs only

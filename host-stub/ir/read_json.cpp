@@ -1,6 +1,6 @@
 // JSON input through RapidJSON's SAX reader: iterative (no recursion, so deep input cannot overflow
 // the stack), UTF-8 validated, numbers handed over as text so that 64-bit integers stay exact and
-// integers stay distinct from floats (IR_FORMAT §9.3, §9.6).
+// integers stay distinct from floats (docs/ir_format.md §9.3, §9.6).
 #include <charconv>
 #include <string>
 

@@ -1,4 +1,4 @@
-// Reading pypto IR from MessagePack or JSON (IR_FORMAT §11.1-11.3).
+// Reading pypto IR from MessagePack or JSON (docs/ir_format.md §11.1-11.3).
 #pragma once
 
 #include <memory>

@@ -16,7 +16,7 @@
 
 namespace ptoplug::ir {
 
-/// Codes of IR_FORMAT §7 the rewriter writes.
+/// Codes of docs/ir_format.md §7 the rewriter writes.
 enum ParamDirectionCode : uint8_t { kParamIn = 0, kParamOut = 1, kParamInOut = 2 };
 enum ArgDirectionCode : uint8_t {
     kArgInput = 0,
@@ -72,7 +72,7 @@ class PendingInserts {
 public:
     /// Queues `stmts` before the statement at `slot`. Inside a SeqStmts' `stmts` they are spliced into
     /// the sequence; a lone statement (a loop, branch, scope or function body) is wrapped in a new
-    /// SeqStmts [stmts..., statement] spanning the statement (PASS_SPEC §5.5).
+    /// SeqStmts [stmts..., statement] spanning the statement (docs/pass.md §5.5).
     Status insertBefore(Document& doc, const Slot& slot, std::span<Node* const> stmts);
     /// Applies every queued insertion.
     void apply(Document& doc);

@@ -1,4 +1,4 @@
-// What the host knows about each pypto node type (IR_FORMAT §6): the kind of every field (for
+// What the host knows about each pypto node type (docs/ir_format.md §6): the kind of every field (for
 // validation), and the order in which pypto's writer emits and its reader reads the node-bearing
 // fields (for id assignment and full-node placement, §11.4-11.5). One table, used by the reader, the
 // writer and the printer alike.
@@ -34,7 +34,7 @@ enum class FieldKind : uint8_t {
     EnumList,  ///< array of enum codes
 };
 
-/// The enums of IR_FORMAT §7 that appear as bare codes.
+/// The enums of docs/ir_format.md §7 that appear as bare codes.
 enum class EnumSet : uint8_t {
     None,
     DataType,
@@ -49,7 +49,7 @@ enum class EnumSet : uint8_t {
     InlineLanguage
 };
 
-/// Which node types a node-bearing field accepts (IR_FORMAT §6). Node types the host does not know
+/// Which node types a node-bearing field accepts (docs/ir_format.md §6). Node types the host does not know
 /// are kept losslessly, but only where any expression or any statement may stand.
 enum class NodeClass : uint8_t {
     Any,           ///< not a node field, or anything
@@ -75,7 +75,7 @@ NodeClass fieldNodeClass(uint32_t nodeType, uint32_t key);
 bool nodeFitsClass(uint32_t nodeType, NodeClass cls);
 /// "an expression", "a statement", "a Var", ...
 const char* nodeClassName(NodeClass cls);
-/// True for the type_kind names of IR_FORMAT §4.
+/// True for the type_kind names of docs/ir_format.md §4.
 bool isKnownTypeKind(std::string_view typeKind);
 
 /// Position of a field in an emit/read order: an index into the order, or one of these.
@@ -96,7 +96,7 @@ struct NodeSchema {
 /// The schema of a known node type; nullptr for unknown types (kept generically).
 const NodeSchema* schemaFor(uint32_t nodeType);
 
-/// True if `code` is a valid code of `set` (IR_FORMAT §7).
+/// True if `code` is a valid code of `set` (docs/ir_format.md §7).
 bool enumCodeValid(EnumSet set, uint64_t code);
 const char* enumSetName(EnumSet set);
 

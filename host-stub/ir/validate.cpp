@@ -237,7 +237,7 @@ private:
                     failAt(&nodeValue,
                            "missing required field '" + std::string(doc_.keys().name(spec.key)) + "' of a " +
                                nodeName(n) + " node",
-                           "add the field; see IR_FORMAT §6 for the fields of " + nodeName(n));
+                           "add the field; see docs/ir_format.md §6 for the fields of " + nodeName(n));
                 continue;
             }
             if (spec.nullable && field->kind == Kind::Null) continue;
@@ -286,7 +286,7 @@ private:
 
     void expected(const Value& v, const std::string& what, const Where& where, const char* expectedText) {
         failAt(&v, "expected " + std::string(expectedText) + " for " + where.text() + ", found " + kindName(v),
-               what.empty() ? "see IR_FORMAT §6 for the field kinds" : what);
+               what.empty() ? "see docs/ir_format.md §6 for the field kinds" : what);
     }
 
     void checkInt(const Value& v, const Where& where, int64_t lo, int64_t hi, const char* what) {
@@ -306,7 +306,7 @@ private:
         failAt(&v,
                "expected " + std::string(nodeClassName(cls)) + " for " + where.text() + ", found a '" + nodeName(*v.n) +
                    "' node",
-               schemaFor(v.n->type) ? "see IR_FORMAT §6 for what each field holds"
+               schemaFor(v.n->type) ? "see docs/ir_format.md §6 for what each field holds"
                                     : "'" + nodeName(*v.n) + "' is not a pypto node type; check its spelling");
     }
 
@@ -381,7 +381,7 @@ private:
                     failAt(&v,
                            std::string(enumSetName(enumSet)) + " code " + std::to_string(v.u) + " out of range in " +
                                where.text(),
-                           "see IR_FORMAT §7 for the valid codes");
+                           "see docs/ir_format.md §7 for the valid codes");
                 return;
             case FieldKind::Attrs: return checkAttrs(v, where);
             case FieldKind::Op: return checkOp(v, where);
@@ -424,8 +424,9 @@ private:
             return failAt(&v, "type map without 'type_kind' in " + where.text(), "every type names its type_kind");
         if (kind->kind != Kind::Str) return expected(*kind, "", Where::member(where, "type_kind"), "a string");
         if (!isKnownTypeKind(kind->strView()))
-            return failAt(kind, "unknown type_kind '" + std::string(kind->strView()) + "' in " + where.text(),
-                          "pypto's reader rejects it (\"Unknown Type kind\"); see IR_FORMAT §4 for the type kinds");
+            return failAt(
+                kind, "unknown type_kind '" + std::string(kind->strView()) + "' in " + where.text(),
+                "pypto's reader rejects it (\"Unknown Type kind\"); see docs/ir_format.md §4 for the type kinds");
         for (const Member& m : *v.m) {
             if (failed_) return;
             switch (m.key) {

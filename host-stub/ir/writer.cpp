@@ -171,7 +171,7 @@ private:
             sink_.write(scratch_);
             return;
         }
-        // Non-finite values and float32 are tagged objects (IR_FORMAT §11.8-11.9).
+        // Non-finite values and float32 are tagged objects (docs/ir_format.md §11.8-11.9).
         sink_.write(pretty_ ? "{\"type\": \"" : "{\"type\":\"");
         sink_.write(tag);
         sink_.write(pretty_ ? "\", \"value\": " : "\",\"value\":");
@@ -234,7 +234,7 @@ private:
 };
 
 // msgpack-c's packer picks the same encodings pypto's packer (also msgpack-c) picks, including
-// integral doubles packed as integers (IR_FORMAT §11.7).
+// integral doubles packed as integers (docs/ir_format.md §11.7).
 class MsgPackEmitter {
 public:
     explicit MsgPackEmitter(Sink& sink) : packer_(sink) {}

@@ -1,4 +1,4 @@
-// Writing pypto IR as MessagePack (as pypto writes it) or canonical / pretty JSON (IR_FORMAT §11).
+// Writing pypto IR as MessagePack (as pypto writes it) or canonical / pretty JSON (docs/ir_format.md §11).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Names of materialized contexts (PASS_SPEC §3.3): the auto-name base and pypto's unique-name rule,
+// Names of materialized contexts (docs/pass.md §3.3): the auto-name base and pypto's unique-name rule,
 // in amortized constant time per name.
 #pragma once
 

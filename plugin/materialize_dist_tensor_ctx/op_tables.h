@@ -1,4 +1,4 @@
-// Builtin ops whose result carries the communication context of one of its arguments (PASS_SPEC
+// Builtin ops whose result carries the communication context of one of its arguments (docs/pass.md
 // §4.1). These are pypto's op-registry facts at the spec's commit; a newer pypto may add ops: extend
 // the two tables in op_tables.cpp, nothing else.
 #pragma once

@@ -1,4 +1,4 @@
-// MaterializeDistTensorCtx (PASS_SPEC §2) and the DistTensorCtxMaterialized verifier (§10).
+// MaterializeDistTensorCtx (docs/pass.md §2) and the DistTensorCtxMaterialized verifier (§10).
 #pragma once
 
 #include "support/host.h"

@@ -1,4 +1,4 @@
-// Plans (PASS_SPEC §3): which functions get ctx params and which return positions return which
+// Plans (docs/pass.md §3): which functions get ctx params and which return positions return which
 // parameter. The ctx params themselves are created when their function has been read (§3.3 names
 // depend on the whole body), so until then a context is known by its ordinal, a CtxId.
 #pragma once
@@ -71,7 +71,7 @@ struct ProgramPlans {
 
 bool isVarLike(const Host& h, pto_node n);
 bool isDist(const Host& h, pto_node n);
-/// PASS_SPEC §7.
+/// docs/pass.md §7.
 bool isHostOrchestration(const Host& h, pto_node function);
 
 /// §4.3 on the function as it is now.

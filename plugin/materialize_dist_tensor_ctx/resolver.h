@@ -1,4 +1,4 @@
-// Context resolution inside one function (PASS_SPEC §4): the alias pre-pass that follows contexts
+// Context resolution inside one function (docs/pass.md §4): the alias pre-pass that follows contexts
 // through SSA aliases, tuples, loop carries and if merges, and the use-time lookup of §4.5.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace ptoplug::mdtc {
 
-/// Diagnostic texts (PASS_SPEC §8); `desc` is "'name'" or "a DistributedTensor value".
+/// Diagnostic texts (docs/pass.md §8); `desc` is "'name'" or "a DistributedTensor value".
 std::string describeValue(const Host& h, pto_node value);
 [[noreturn]] void userError(const char* id, std::string message, pto_node node);
 [[noreturn]] void internalError(const char* id, std::string message, pto_node node);

@@ -1,4 +1,4 @@
-// The rewriting phase for one function (PASS_SPEC §5): ctx args for calls to planned functions,
+// The rewriting phase for one function (docs/pass.md §5): ctx args for calls to planned functions,
 // get_comm_ctx replacement outside host orchestration, and synthesized get_comm_ctx prefixes inside
 // host orchestration.
 //

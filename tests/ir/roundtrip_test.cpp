@@ -1,5 +1,5 @@
 // Read -> write reproduces pypto's files byte for byte, in both formats and across formats
-// (IR_FORMAT §11.3-11.7), except where §11.5 deliberately moves a full node.
+// (docs/ir_format.md §11.3-11.7), except where §11.5 deliberately moves a full node.
 #include <gtest/gtest.h>
 
 #include "ir/reader.h"
@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, RoundTrip, ::testing::ValuesIn(test::allFixtu
 namespace ptoplug::ir {
 namespace {
 
-// IR_FORMAT §11.5: a node met only under a field pypto never reads (a MakeTuple's type) goes in full
+// docs/ir_format.md §11.5: a node met only under a field pypto never reads (a MakeTuple's type) goes in full
 // at its first occurrence in emit order; a node read later than a reference to it moves to the read
 // position (here: a Var first used in a WhileStmt condition, which pypto reads before iter_args).
 TEST(Placement, UnreadFieldsAndReadOrder) {

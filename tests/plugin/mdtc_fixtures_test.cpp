@@ -80,7 +80,7 @@ TEST_P(MdtcFixture, MatchesPypto) {
             ASSERT_TRUE(bytes.ok());
             bool hostOrch = test::fixtureNamed(c.name + "/after").pyptoPlacementUnreadable;
             if (hostOrch) {
-                // IR_FORMAT §11.5 places the window buffers differently from pypto: same program.
+                // docs/ir_format.md §11.5 places the window buffers differently from pypto: same program.
                 auto expectedDoc = ir::readDocument(expectedBytes, ir::Format::Auto, "after");
                 auto ours = ir::readDocument(*bytes, ir::Format::Auto, "ours");
                 ASSERT_TRUE(expectedDoc.ok() && ours.ok());

@@ -1,4 +1,4 @@
-// MaterializeDistTensorCtx rule by rule (PASS_SPEC §3-§7, §11) beyond pypto's fixtures: each test
+// MaterializeDistTensorCtx rule by rule (docs/pass.md §3-§7, §11) beyond pypto's fixtures: each test
 // builds a program, runs the plugin through the ABI, and asserts the whole printed output program
 // or the exact diagnostic.
 #include <gtest/gtest.h>

@@ -128,7 +128,7 @@ void render(const ir::Document& doc, const ir::Value& v, std::unordered_map<cons
 
 using json = nlohmann::json;
 
-// pypto's read order of node-bearing fields per node type (IR_FORMAT §6).
+// pypto's read order of node-bearing fields per node type (docs/ir_format.md §6).
 const std::map<std::string, std::vector<std::string>>& readOrders() {
     static const std::map<std::string, std::vector<std::string>> orders = [] {
         std::map<std::string, std::vector<std::string>> o = {

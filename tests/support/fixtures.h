@@ -14,7 +14,7 @@ struct Fixture {
     std::string json;     ///< canonical JSON bytes
     std::string msgpack;  ///< pypto's MessagePack bytes
     std::string text;     ///< pypto's printed text
-    /// pypto's own writer put a full node after a reference to it in read order (IR_FORMAT §2.1):
+    /// pypto's own writer put a full node after a reference to it in read order (docs/ir_format.md §2.1):
     /// true for the host-orchestration fixtures, whose CommDomainScopeStmt slots come first.
     bool pyptoPlacementUnreadable = false;
 };
@@ -32,7 +32,7 @@ std::string testName(const std::string& fixtureName);
 /// key order, later occurrences as "#k" back-references. Equal renderings = equal programs.
 std::string resolvedJson(const ir::Document& doc);
 
-/// Replays pypto's reader (IR_FORMAT §2, §6 read orders, transcribed independently of the writer)
+/// Replays pypto's reader (docs/ir_format.md §2, §6 read orders, transcribed independently of the writer)
 /// over a JSON rendering; returns a description of the first reference met before its full node,
 /// or "" if pypto could read the file.
 std::string firstReferenceBeforeDefinition(const std::string& jsonText);

@@ -40,7 +40,7 @@ std::vector<Case> cases() {
     return out;
 }
 
-// Our output equals pypto's: byte for byte, or (IR_FORMAT §11.5 cases) after resolving references.
+// Our output equals pypto's: byte for byte, or (docs/ir_format.md §11.5 cases) after resolving references.
 void expectPyptoOutput(const Case& c, const std::string& ours, const std::string& extension) {
     std::string expected = test::readBytes((c.dir / ("after." + extension)).string());
     if (!c.hostOrch) {
