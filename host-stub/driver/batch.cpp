@@ -19,6 +19,7 @@
 #include <set>
 
 #include "driver/crash_reproducer.h"
+#include "io/interrupts.h"
 #include "io/output_file.h"
 #include "io/subprocess.h"
 
@@ -137,25 +138,13 @@ int64_t nowNs() {
         .count();
 }
 
-bool readAll(int fd, void* data, size_t size) {
-    char* p = static_cast<char*>(data);
-    while (size > 0) {
-        ssize_t n = ::read(fd, p, size);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        p += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
-
 // The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
 // message length, message.
 int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
                uint64_t memoryLimitMiB, WorkerProgress& progress, int in, int out) {
     gWorkerProgress = &progress;
     uint32_t index = 0;
-    while (readAll(in, &index, sizeof index)) {
+    while (io::readAll(in, &index, sizeof index)) {
         const BatchItem& item = items[index];
         progress.item.store(index);
         progress.itemStartNs.store(nowNs());
@@ -213,16 +202,8 @@ void onInterrupt(int sig) {
 // SIGINT and SIGTERM wake the batch loop through a pipe while the batch runs.
 class InterruptGuard {
 public:
-    InterruptGuard() {
-        if (::pipe2(gInterruptPipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
-        struct sigaction sa {};
-        sa.sa_handler = onInterrupt;
-        ::sigaction(SIGINT, &sa, &oldInt_);
-        ::sigaction(SIGTERM, &sa, &oldTerm_);
-    }
+    InterruptGuard() = default;
     ~InterruptGuard() {
-        ::sigaction(SIGINT, &oldInt_, nullptr);
-        ::sigaction(SIGTERM, &oldTerm_, nullptr);
         for (int& fd : gInterruptPipe) {
             if (fd >= 0) ::close(fd);
             fd = -1;
@@ -232,8 +213,9 @@ public:
     InterruptGuard& operator=(const InterruptGuard&) = delete;
 
 private:
-    struct sigaction oldInt_ {};
-    struct sigaction oldTerm_ {};
+    static bool openPipe() { return ::pipe2(gInterruptPipe, O_CLOEXEC | O_NONBLOCK) == 0; }
+    bool piped_ = openPipe();  // before the handler that writes to it
+    io::InterruptHandler handler_{onInterrupt};
 };
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "io/interrupts.h"
+
 namespace ptoplug::io {
 namespace {
 
@@ -53,7 +55,6 @@ Status produceInto(int fd, const std::string& path, const std::function<Status(i
 
 // The named temporary of this process, removed if SIGINT or SIGTERM arrives while it exists.
 char gTemporary[PATH_MAX];
-struct sigaction gOldInt, gOldTerm;
 
 void removeTemporaryAndDie(int sig) {
     if (gTemporary[0]) ::unlink(gTemporary);
@@ -62,21 +63,18 @@ void removeTemporaryAndDie(int sig) {
 
 class NamedTemporary {
 public:
-    explicit NamedTemporary(const std::string& path) {
-        std::snprintf(gTemporary, sizeof gTemporary, "%s", path.c_str());
-        struct sigaction sa {};
-        sa.sa_handler = removeTemporaryAndDie;
-        sa.sa_flags = SA_RESETHAND;
-        ::sigaction(SIGINT, &sa, &gOldInt);
-        ::sigaction(SIGTERM, &sa, &gOldTerm);
-    }
-    ~NamedTemporary() {
-        ::sigaction(SIGINT, &gOldInt, nullptr);
-        ::sigaction(SIGTERM, &gOldTerm, nullptr);
-        gTemporary[0] = '\0';
-    }
+    explicit NamedTemporary(const std::string& path) : remembered_(remember(path)) {}
+    ~NamedTemporary() { gTemporary[0] = '\0'; }
     NamedTemporary(const NamedTemporary&) = delete;
     NamedTemporary& operator=(const NamedTemporary&) = delete;
+
+private:
+    static bool remember(const std::string& path) {
+        std::snprintf(gTemporary, sizeof gTemporary, "%s", path.c_str());
+        return true;
+    }
+    bool remembered_;  // before the handler that removes it
+    InterruptHandler handler_{removeTemporaryAndDie, static_cast<int>(SA_RESETHAND)};
 };
 
 Status syncDirectory(const std::string& dir, const std::string& path) {

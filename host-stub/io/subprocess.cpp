@@ -78,6 +78,18 @@ bool writeAll(int fd, const void* data, size_t size) {
     return true;
 }
 
+bool readAll(int fd, void* data, size_t size) {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+        ssize_t n = ::read(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
 std::optional<Child> Child::fork(const std::function<int(int in, int out)>& body, const ChildOptions& options) {
     int down[2], up[2];
     if (!makePipes(down, up)) return std::nullopt;

@@ -90,5 +90,7 @@ CommandResult runCommand(const std::vector<std::string>& argv, const std::string
 
 /// write(2) of all of `size` bytes, retrying on EINTR and short writes; false on failure (errno set).
 bool writeAll(int fd, const void* data, size_t size);
+/// read(2) of exactly `size` bytes, retrying on EINTR and short reads; false on end of file or failure.
+bool readAll(int fd, void* data, size_t size);
 
 }  // namespace ptoplug::io

@@ -22,7 +22,7 @@
  *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
  *   FAKE_TRUNCATES_INPUT      a pass that truncates the file named by $PTOPLUG_FAKE_TRUNCATE, then succeeds
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
- * (A pass that throws a C++ exception is fake_throws.cpp; one that exhausts memory, fake_allocates.cpp.)
+ * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
 #include <signal.h>
 #include <stdio.h>

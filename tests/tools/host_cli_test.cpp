@@ -6,6 +6,7 @@
 #include "ir/reader.h"
 #include "ir/writer.h"
 #include "support/fixtures.h"
+#include "support/paths.h"
 #include "support/process.h"
 
 namespace ptoplug {
@@ -15,10 +16,10 @@ namespace fs = std::filesystem;
 using test::runProcess;
 using test::TempDir;
 
-const std::string kHost = PTOPLUG_BIN_DIR "/pto-host";
-const std::string kPluginDir = PTOPLUG_PLUGIN_DIR;
+using test::kHost;
+using test::kPluginDir;
 const std::string kLibrary = kPluginDir + "/libptoplug_mdtc.so";
-const std::string kFake = PTOPLUG_TEST_PLUGIN_DIR "/libfake_crash_on_marker.so";
+const std::string kFake = test::kFakes + "/libfake_crash_on_marker.so";
 
 struct Case {
     std::string name;

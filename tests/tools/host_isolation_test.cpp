@@ -13,6 +13,7 @@
 
 #include "io/subprocess.h"
 #include "support/fixtures.h"
+#include "support/paths.h"
 #include "support/process.h"
 
 namespace ptoplug {
@@ -22,8 +23,8 @@ namespace fs = std::filesystem;
 using test::runProcess;
 using test::TempDir;
 
-const std::string kHost = PTOPLUG_BIN_DIR "/pto-host";
-const std::string kFakes = PTOPLUG_TEST_PLUGIN_DIR;
+using test::kFakes;
+using test::kHost;
 
 // A program with calls that carry arg_directions and a SeqStmts body (what the fakes poke at).
 std::string input() {

@@ -6,13 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/paths.h"
 #include "support/process.h"
 
 namespace ptoplug {
 namespace {
 
-const std::string kCheck = PTOPLUG_BIN_DIR "/pto-plugin-check";
-const std::string kFakes = PTOPLUG_TEST_PLUGIN_DIR;
+using test::kCheck;
+using test::kFakes;
 
 TEST(PluginCheck, ProjectPluginsPass) {
     for (const std::string& plugin :

@@ -1,6 +1,9 @@
-// A broken plugin whose pass allocates until memory runs out, letting std::bad_alloc escape.
+// Misbehaving plugins that need C++, one fault per FAKE_* macro (the others are fake_plugin.c):
+//   FAKE_THROWS     a pass that lets a C++ exception escape through the C ABI
+//   FAKE_ALLOCATES  a pass that allocates until memory runs out, letting std::bad_alloc escape
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "ptoplug/abi.h"
@@ -8,17 +11,21 @@
 namespace {
 
 pto_status run(const pto_host_api*, pto_run_context*) {
+#if defined(FAKE_THROWS)
+    throw std::runtime_error("escaped");
+#elif defined(FAKE_ALLOCATES)
     std::vector<std::unique_ptr<char[]>> hoard;
     for (;;) {
         hoard.emplace_back(new char[size_t{64} << 20]);
         std::memset(hoard.back().get(), 1, size_t{64} << 20);
     }
+#endif
 }
 
 const char* const kRequired[] = {"SSAForm"};
 const pto_pass_desc kPass = {.struct_size = sizeof(pto_pass_desc),
                              .name = "FakePass",
-                             .description = "exhausts memory",
+                             .description = "a deliberately broken pass",
                              .required_properties = kRequired,
                              .required_count = 1,
                              .produced_properties = nullptr,
