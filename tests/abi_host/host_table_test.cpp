@@ -34,25 +34,31 @@ protected:
     std::unique_ptr<ir::Document> doc;
 };
 
-// The first node below `root` (pre-order) of kind `kind`.
-pto_node firstOfKind(const pto_host_api* h, pto_run_context* ctx, pto_node root, pto_node_kind kind) {
+// The first node below `root` (pre-order) for which `match` holds; null if none.
+pto_node firstWhere(const pto_host_api* h, pto_run_context* ctx, pto_node root,
+                    const std::function<bool(pto_node)>& match) {
     struct Search {
-        const pto_host_api* h;
-        pto_node_kind kind;
+        const std::function<bool(pto_node)>& match;
         pto_node found;
-    } search{h, kind, {}};
+    } search{match, {}};
     pto_walk_callbacks cb{};
     cb.struct_size = sizeof cb;
     cb.user_data = &search;
-    cb.pre = [](pto_run_context* c, pto_node n, const pto_walk_position*, void* user) {
+    cb.pre = [](pto_run_context*, pto_node n, const pto_walk_position*, void* user) {
         auto* s = static_cast<Search*>(user);
-        pto_node_kind k;
-        if (s->h->node_kind(c, n, &k) != PTO_OK || k != s->kind) return PTO_WALK_ADVANCE;
+        if (!s->match(n)) return PTO_WALK_ADVANCE;
         s->found = n;
         return PTO_WALK_STOP;
     };
     h->walk(ctx, root, &cb);
     return search.found;
+}
+
+pto_node firstOfKind(const pto_host_api* h, pto_run_context* ctx, pto_node root, pto_node_kind kind) {
+    return firstWhere(h, ctx, root, [&](pto_node n) {
+        pto_node_kind k;
+        return h->node_kind(ctx, n, &k) == PTO_OK && k == kind;
+    });
 }
 
 TEST_F(HostTable, ANullRunContextIsAnErrorStatus) {
@@ -111,26 +117,13 @@ TEST_F(HostTable, AValueHandleWhoseSlotMovedIsStale) {
                   pto_node program;
                   h->program(ctx, &program);
                   // The first call that has arg_directions.
-                  pto_node call{};
                   pto_value directions{}, codes{}, first{};
-                  struct Find {
-                      const pto_host_api* h;
-                      pto_node* call;
-                      pto_value* directions;
-                  } find{h, &call, &directions};
-                  pto_walk_callbacks cb{};
-                  cb.struct_size = sizeof cb;
-                  cb.user_data = &find;
-                  cb.pre = [](pto_run_context* c, pto_node n, const pto_walk_position*, void* user) {
-                      auto* f = static_cast<Find*>(user);
+                  pto_node call = firstWhere(h, ctx, program, [&](pto_node n) {
                       pto_node_kind k;
-                      if (f->h->node_kind(c, n, &k) != PTO_OK || k != PTO_NODE_CALL ||
-                          f->h->call_attr(c, n, pto_string{"arg_directions", 14}, f->directions) != PTO_OK)
-                          return PTO_WALK_ADVANCE;
-                      *f->call = n;
-                      return PTO_WALK_STOP;
-                  };
-                  EXPECT_EQ(h->walk(ctx, program, &cb), PTO_OK);
+                      return h->node_kind(ctx, n, &k) == PTO_OK && k == PTO_NODE_CALL &&
+                             h->call_attr(ctx, n, pto_string{"arg_directions", 14}, &directions) == PTO_OK;
+                  });
+                  EXPECT_FALSE(pto_node_is_null(call));
                   EXPECT_EQ(h->value_map_find(ctx, directions, pto_string{"value", 5}, &codes), PTO_OK);
                   size_t before = 0;
                   EXPECT_EQ(h->value_size(ctx, codes, &before), PTO_OK);
