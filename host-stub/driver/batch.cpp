@@ -271,8 +271,8 @@ Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std
                                const std::vector<BatchItem>& items, bool allowInPlace) {
     if (allowInPlace) return std::nullopt;
     const char* hint =
-        "write the outputs elsewhere, or pass --in-place to overwrite the inputs (MaterializeDistTensorCtx is not "
-        "idempotent: a second run adds another set of contexts)";
+        "write the outputs elsewhere, or pass --in-place to overwrite the inputs (passes need not be idempotent: "
+        "a program run through the pipeline twice may be changed twice)";
     if (!outDir.empty()) {
         std::map<FileId, std::string> inputFolders;
         for (const std::string& in : inputs) {

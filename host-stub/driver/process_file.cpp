@@ -45,43 +45,6 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& input, Diag
     return text + "\n";
 }
 
-// Diagnostics outside the ABI (the host's own warnings).
-Diagnostic hostWarning(std::string rule, std::string message) {
-    Diagnostic d;
-    d.severity = PTO_SEVERITY_WARNING;
-    d.rule = std::move(rule);
-    d.message = std::move(message);
-    return d;
-}
-
-// Functions that already carry CommCtx params next to DistributedTensor params: a second run of
-// MaterializeDistTensorCtx would add another set (the pass is not idempotent, docs/pass.md §11).
-std::vector<std::string> alreadyMaterialized(const ir::Document& doc) {
-    namespace K = ir::K;
-    std::vector<std::string> names;
-    const ir::Value& root = doc.root();
-    const ir::Value* fns = root.isNode() ? root.n->field(K::functions) : nullptr;
-    if (!fns || fns->kind != ir::Kind::Array) return names;
-    auto typeKind = [](const ir::Value& param) -> std::string_view {
-        const ir::Value* t = param.isNode() ? param.n->field(K::type) : nullptr;
-        const ir::Value* k = t && t->kind == ir::Kind::Map ? t->m->find(K::type_kind) : nullptr;
-        return k && k->kind == ir::Kind::Str ? k->strView() : std::string_view();
-    };
-    for (const ir::Value& entry : *fns->a) {
-        const ir::Value* fn = entry.kind == ir::Kind::Map ? entry.m->find(K::value) : nullptr;
-        const ir::Value* params = fn && fn->isNode() ? fn->n->field(K::params) : nullptr;
-        if (!params || params->kind != ir::Kind::Array) continue;
-        bool dist = false, ctx = false;
-        for (const ir::Value& p : *params->a) {
-            dist = dist || typeKind(p) == "DistributedTensorType";
-            ctx = ctx || typeKind(p) == "CommCtxType";
-        }
-        const ir::Value* name = fn->n->field(K::name);
-        if (dist && ctx && name && name->kind == ir::Kind::Str) names.emplace_back(name->strView());
-    }
-    return names;
-}
-
 // A failed run's exit code, and a host message when the plugin did not say why it failed.
 struct Failure {
     int code;
@@ -172,12 +135,6 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         report.exitCode = code;
         return report;
     };
-    if (pipeline.hasStage("MaterializeDistTensorCtx"))
-        for (const std::string& fn : alreadyMaterialized(**doc))
-            emit(hostWarning("pto-host.already-materialized",
-                             "function '" + fn +
-                                 "' already has CommCtx parameters next to its DistributedTensor parameters; "
-                                 "MaterializeDistTensorCtx will add another set (the pass is not idempotent)"));
     if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(**doc);
 
     for (size_t i = 0; i < pipeline.stages.size(); ++i) {

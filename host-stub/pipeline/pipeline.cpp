@@ -129,10 +129,6 @@ std::string describePlugin(const Plugin& plugin) {
     return "'" + plugin.manifest.name + "' (" + plugin.manifest.library + ")";
 }
 
-bool Pipeline::hasStage(const std::string& name) const {
-    return std::any_of(stages.begin(), stages.end(), [&](const Stage& s) { return s.name == name && s.plugin; });
-}
-
 std::string describePipeline(const Pipeline& pipeline) {
     std::string out;
     for (size_t i = 0; i < pipeline.stages.size(); ++i) {

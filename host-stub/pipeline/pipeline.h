@@ -44,7 +44,6 @@ struct Pipeline {
     const pto_verifier_desc* verifier(const std::string& property) const;
     /// The plugin that verifies `property`, or nullptr.
     const Plugin* verifierPlugin(const std::string& property) const;
-    bool hasStage(const std::string& name) const;
 };
 
 /// The resolved pipeline, one stage a line, plugin stages marked (what `pto-host pipeline` prints).

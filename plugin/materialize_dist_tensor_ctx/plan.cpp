@@ -80,15 +80,25 @@ ProgramPlans planProgram(const Host& h) {
             plans.functions.emplace_back(FunctionEntry{fn, h.name(fn), isHostOrchestration(h, fn), nullptr, {}});
         Plan plan;
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
+        bool hasCtxParam = false;
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             std::string_view name = h.name(param);
             if (UniqueNamer::mayClash(name)) entry.clashingParamNames.push_back(name);
-            if (!isDist(h, param)) continue;
+            pto_type_kind type = h.typeKind(param);
+            hasCtxParam = hasCtxParam || type == PTO_TYPE_COMM_CTX;
+            if (type != PTO_TYPE_DISTRIBUTED_TENSOR) continue;
             if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
             plan.distParams.push_back({p, param, name});
         }
         if (plan.distParams.empty()) continue;
+        // Likely the output of an earlier run: §11, the pass adds another set, as pypto's does.
+        if (hasCtxParam)
+            h.emit(PTO_SEVERITY_WARNING, "MaterializeDistTensorCtx.W1",
+                   "function '" + std::string(entry.name) +
+                       "' already has CommCtx parameters next to its DistributedTensor parameters; "
+                       "MaterializeDistTensorCtx adds another set (the pass is not idempotent)",
+                   fn);
         plan.returnedParamIndices = explicitReturnedParamIndices(h, fn);
         plans.plans.push_back(std::move(plan));
         planned.push_back(i);

@@ -14,7 +14,7 @@ pto_status run(const pto_host_api*, pto_run_context*) {
 #if defined(FAKE_THROWS)
     throw std::runtime_error("escaped");
 #elif defined(FAKE_ALLOCATES)
-    std::vector<std::unique_ptr<char[]>> hoard;
+    std::vector<std::unique_ptr<char[]> > hoard;
     for (;;) {
         hoard.emplace_back(new char[size_t{64} << 20]);
         std::memset(hoard.back().get(), 1, size_t{64} << 20);

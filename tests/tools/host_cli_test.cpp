@@ -304,7 +304,7 @@ TEST(HostCli, WarnsWhenContextsAreAlreadyMaterialized) {
                             .string();
     auto r = runProcess({kHost, "run", after, "-o", tmp / "twice.msgpack"});
     EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.err.find("warning: [pto-host.already-materialized] function 'kernel'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("warning: [MaterializeDistTensorCtx.W1] function 'kernel'"), std::string::npos) << r.err;
 }
 
 }  // namespace
