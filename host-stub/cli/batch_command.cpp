@@ -1,4 +1,6 @@
 // pto-host batch: many programs, each in a worker, outputs under --out-dir.
+#include <cstdio>
+
 #include "cli/cli.h"
 
 namespace ptoplug::cli {
@@ -7,6 +9,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
     struct Args {
         std::vector<std::string> inputs;
         std::string outDir;
+        std::string shard;
     };
     auto args = std::make_shared<Args>();
     CLI::App* batch = app.add_subcommand("batch", "run the pipeline over many programs, each isolated");
@@ -16,6 +19,20 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
         ->add_option("-j,--jobs", cli.isolation.jobs,
                      "files processed at once (default: the CPUs this process may use)")
         ->check(CLI::Range(1, 1024));
+    batch
+        ->add_option("--shard", args->shard,
+                     "K/N: process only share K of N of the inputs (stable and disjoint, by path), for running one "
+                     "corpus on N machines")
+        ->check([](const std::string& s) {
+            unsigned k = 0, n = 0;
+            char end = 0;
+            return std::sscanf(s.c_str(), "%u/%u%c", &k, &n, &end) == 2 && k >= 1 && k <= n
+                       ? std::string()
+                       : std::string("--shard takes K/N with 1 <= K <= N, e.g. 2/8");
+        });
+    batch->add_option("--report", cli.isolation.reportPath,
+                      "write one JSON line per file here: input, output, status, exit code, diagnostic counts, "
+                      "seconds, input and output sha256");
     cli.addOutputOptions(batch);
     cli.addVerifyFlag(batch);
     cli.addIsolationOptions(batch);
@@ -24,6 +41,11 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
                 auto items = host::expandBatchInputs(args->inputs, args->outDir);
                 if (!items) return cli.fail(items.error(), host::kExitUsage);
+                if (!args->shard.empty()) {
+                    unsigned k = 1, n = 1;
+                    std::sscanf(args->shard.c_str(), "%u/%u", &k, &n);
+                    *items = host::shardOf(std::move(*items), k, n);
+                }
                 if (!cli.outputsSpareInputs(args->inputs, args->outDir, *items)) return int{host::kExitUsage};
                 return host::runBatch(**pipeline, *items, cli.file, cli.isolation);
             }};

@@ -29,7 +29,7 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                     std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
                               << " pipeline stages are not implemented by the stub host and are skipped (pto-host "
                                  "pipeline lists them)\n";
-                std::vector<host::BatchItem> one{{args->input, args->output, {}}};
+                std::vector<host::BatchItem> one{{args->input, args->output, {}, args->input}};
                 if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};
                 host::IsolationOptions isolation = cli.isolation;
                 isolation.jobs = 1;

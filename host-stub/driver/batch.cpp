@@ -16,9 +16,11 @@
 #include <filesystem>
 #include <map>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "driver/crash_reproducer.h"
+#include "io/digest.h"
 #include "io/interrupts.h"
 #include "io/output_file.h"
 #include "io/subprocess.h"
@@ -43,7 +45,7 @@ public:
     InputLister(std::vector<BatchItem>& items, const std::string& outDir) : items_(items), outDir_(outDir) {}
 
     void file(const fs::path& input, const fs::path& relative) {
-        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}});
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}, relative.string()});
     }
 
     // Follows linked folders, but never into a folder it is already inside (a link loop).
@@ -76,7 +78,7 @@ public:
 
 private:
     void problem(const fs::path& input, const fs::path& relative, std::string what) {
-        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), std::move(what)});
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), std::move(what), relative.string()});
     }
     std::vector<BatchItem>& items_;
     const std::string& outDir_;
@@ -122,6 +124,28 @@ std::string describeWhere(const Pipeline& pipeline, Phase phase, int stageIndex,
 
 bool runsPluginCode(Phase phase) { return phase == Phase::Pass || phase == Phase::Verify || phase == Phase::Load; }
 
+// --- reports -------------------------------------------------------------------------------------
+
+// One line of a --report file: what happened to one input (batch.h).
+std::string reportLine(const BatchItem& item, const char* status, int exitCode, const FileReport* counts,
+                       double seconds, bool outputWritten) {
+    auto orNull = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
+    nlohmann::json line = {
+        {"input", item.input},
+        {"output", item.output},
+        {"status", status},
+        {"exit_code", exitCode},
+        {"diagnostics",
+         {{"errors", counts ? counts->errors : 0},
+          {"warnings", counts ? counts->warnings : 0},
+          {"notes", counts ? counts->notes : 0}}},
+        {"seconds", seconds},
+        {"input_sha256", orNull(item.input == "-" ? std::string() : io::sha256OfFile(item.input))},
+        {"output_sha256", orNull(outputWritten ? io::sha256OfFile(item.output) : std::string())},
+    };
+    return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 // --- workers ------------------------------------------------------------------------------------
 
 WorkerProgress* gWorkerProgress = nullptr;
@@ -141,7 +165,8 @@ int64_t nowNs() {
 // The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
 // message length, message.
 int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-               uint64_t memoryLimitMiB, WorkerProgress& progress, int in, int out) {
+               const IsolationOptions& isolation, WorkerProgress& progress, int in, int out) {
+    const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
     gWorkerProgress = &progress;
     uint32_t index = 0;
     while (io::readAll(in, &index, sizeof index)) {
@@ -169,10 +194,17 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                             options.diagnostics);
         }
         progress.enter(Phase::Idle);
-        uint32_t header[3] = {index, static_cast<uint32_t>(report.exitCode),
-                              static_cast<uint32_t>(report.messages.size())};
+        std::string line;
+        if (!isolation.reportPath.empty()) {
+            double seconds = static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9;
+            bool ok = report.exitCode == kExitOk;
+            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report, seconds, ok && item.output != "-");
+        }
+        uint32_t header[4] = {index, static_cast<uint32_t>(report.exitCode),
+                              static_cast<uint32_t>(report.messages.size()), static_cast<uint32_t>(line.size())};
         if (!io::writeAll(out, header, sizeof header) ||
-            !io::writeAll(out, report.messages.data(), report.messages.size()))
+            !io::writeAll(out, report.messages.data(), report.messages.size()) ||
+            !io::writeAll(out, line.data(), line.size()))
             return kExitInternal;
     }
     return 0;
@@ -225,6 +257,17 @@ int availableCpus() {
     CPU_ZERO(&set);
     if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
     return std::max(1, CPU_COUNT(&set));
+}
+
+std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards) {
+    std::vector<BatchItem> mine;
+    for (BatchItem& item : items) {
+        // FNV-1a of the path: stable across runs, machines and builds (std::hash is none of these).
+        uint64_t h = 1469598103934665603ULL;
+        for (unsigned char c : item.relative) h = (h ^ c) * 1099511628211ULL;
+        if (h % shards == shard - 1) mine.push_back(std::move(item));
+    }
+    return mine;
 }
 
 Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir) {
@@ -315,8 +358,19 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
     const bool progressLine = isolation.summary && ::isatty(STDERR_FILENO);
     size_t done = 0, failed = 0;
     int worst = kExitOk;
-    auto finish = [&](int code, const std::string& messages) {
+    std::string report;  // --report lines, written in one piece at the end
+    auto writeReport = [&](const std::string& lines) {
+        if (isolation.reportPath.empty()) return true;
+        Status err = io::writeOutput(isolation.reportPath, [&](ir::Sink& sink) {
+            sink.write(lines);
+            return Status();
+        });
+        if (err) std::fputs(formatError(*err, options.diagnostics).c_str(), stderr);
+        return !err;
+    };
+    auto finish = [&](int code, const std::string& messages, const std::string& line) {
         ++done;
+        report += line;
         if (code != kExitOk) {
             ++failed;
             worst = std::max(worst, code);
@@ -334,7 +388,8 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         }
         finish(kExitBadInput,
                formatError(fileError(items[i].input, items[i].problem + "; skipped", "fix or remove this entry"),
-                           options.diagnostics));
+                           options.diagnostics),
+               isolation.reportPath.empty() ? "" : reportLine(items[i], "skipped", kExitBadInput, nullptr, 0, false));
     }
     const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation.jobs)), pending.size());
     ProgressBoard board(jobs);
@@ -355,7 +410,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
                         ::close(other.child->in());
                         ::close(other.child->out());
                     }
-                return workerMain(pipeline, items, options, isolation.memoryLimitMiB, board[w.slot], in, out);
+                return workerMain(pipeline, items, options, isolation, board[w.slot], in, out);
             },
             childOptions);
         return w.child.has_value();
@@ -421,7 +476,11 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         } else {
             error.hint = "report this as a bug in pto-host";
         }
-        finish(code, formatError(error, options.diagnostics));
+        finish(code, formatError(error, options.diagnostics),
+               isolation.reportPath.empty()
+                   ? ""
+                   : reportLine(it, timedOut ? "timed-out" : "crashed", code, nullptr,
+                                static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9, false));
         if (pending.empty()) {
             w.child.reset();
             return true;
@@ -469,6 +528,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             if (progressLine) std::fputs("\r\033[K", stderr);
             std::fprintf(stderr, "pto-host: interrupted by %s: %zu of %zu files done, the rest not written\n",
                          io::signalName(gInterruptSignal).c_str(), done, items.size());
+            writeReport(report);
             return 128 + gInterruptSignal;
         }
         for (size_t i = 0; i < busy.size(); ++i) {
@@ -486,12 +546,14 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             if (n < 0 && errno == EINTR) continue;
             if (n > 0) {
                 w.buffer.append(chunk, static_cast<size_t>(n));
-                uint32_t header[3];
+                uint32_t header[4];
                 while (w.buffer.size() >= sizeof header) {
                     std::memcpy(header, w.buffer.data(), sizeof header);
-                    if (w.buffer.size() < sizeof header + header[2]) break;
-                    finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]));
-                    w.buffer.erase(0, sizeof header + header[2]);
+                    const size_t frame = sizeof header + header[2] + header[3];
+                    if (w.buffer.size() < frame) break;
+                    finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]),
+                           w.buffer.substr(sizeof header + header[2], header[3]));
+                    w.buffer.erase(0, frame);
                     w.queue.pop_front();
                 }
                 assign(w);
@@ -507,6 +569,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
     if (isolation.summary)
         std::fprintf(stderr, "pto-host batch: %zu files, %zu ok, %zu failed\n", items.size(), items.size() - failed,
                      failed);
+    if (!writeReport(report)) return std::max(worst, int{kExitOutput});
     return worst;
 }
 

@@ -3,6 +3,7 @@
 // verifier (driver/progress.h); every other file still completes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ namespace ptoplug::host {
 struct BatchItem {
     std::string input;
     std::string output;
-    std::string problem;  ///< set when listing the inputs found this entry unusable: reported, not run
+    std::string problem;   ///< set when listing the inputs found this entry unusable: reported, not run
+    std::string relative;  ///< the input's path below the folder or glob base it was found in (its name, alone)
 };
 
 /// Files, directories (recursively, following linked folders once; outputs keep the relative path)
@@ -40,7 +42,13 @@ struct IsolationOptions {
     uint64_t memoryLimitMiB = 0;                     ///< per worker; 0 = none
     std::string crashReproducerDir;                  ///< "" = a new temporary folder, named in the message
     bool summary = true;                             ///< print the closing "N files, N ok" line
+    std::string reportPath;                          ///< "" = none; else one JSON line per file (batch.md)
 };
+
+/// The share `shard` (1-based) of `shards` of `items`: stable and disjoint, chosen by a hash of each
+/// input's relative path, so that N machines given the same corpus (wherever it is mounted) split it
+/// without coordination.
+std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards);
 
 /// Processes every item, printing each file's messages as it finishes (and a progress line when
 /// stderr is a terminal). Returns 0 if every file succeeded, else the highest exit code of the failed

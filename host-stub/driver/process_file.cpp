@@ -125,7 +125,13 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     }
     timed("read and validate " + std::string(input == "-" ? "<stdin>" : input));
     std::string name = input == "-" ? "<stdin>" : input;
-    auto emit = [&](const Diagnostic& d) { report.messages += formatDiagnostic(d, name, options.diagnostics); };
+    auto emit = [&](const Diagnostic& d) {
+        report.messages += formatDiagnostic(d, name, options.diagnostics);
+        int& count = d.severity >= PTO_SEVERITY_ERROR     ? report.errors
+                     : d.severity == PTO_SEVERITY_WARNING ? report.warnings
+                                                          : report.notes;
+        ++count;
+    };
     auto fail = [&](int code, const std::string& rule, const std::string& message) {
         Diagnostic d;
         d.severity = code == kExitInternal ? PTO_SEVERITY_INTERNAL_ERROR : PTO_SEVERITY_ERROR;

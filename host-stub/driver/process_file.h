@@ -37,6 +37,9 @@ struct FileOptions {
 struct FileReport {
     int exitCode = kExitOk;
     std::string messages;  ///< diagnostics, errors and notes for stderr, already formatted
+    int errors = 0;        ///< diagnostics by severity (internal errors count as errors)
+    int warnings = 0;
+    int notes = 0;
 };
 
 /// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written

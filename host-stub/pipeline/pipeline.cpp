@@ -1,6 +1,6 @@
 #include "pipeline/pipeline.h"
 
-#include <openssl/evp.h>
+#include "io/digest.h"
 
 #include <cstdio>
 #include <fstream>
@@ -10,30 +10,6 @@
 
 namespace ptoplug::host {
 namespace {
-
-// SHA-256 of a file with OpenSSL's EVP interface; empty on read failure.
-std::string sha256Of(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
-    char buffer[1 << 16];
-    while (in) {
-        in.read(buffer, sizeof buffer);
-        EVP_DigestUpdate(ctx, buffer, static_cast<size_t>(in.gcount()));
-    }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_DigestFinal_ex(ctx, digest, &length);
-    EVP_MD_CTX_free(ctx);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
-}
 
 std::vector<std::string> list(const char* const* items, size_t count) {
     std::vector<std::string> out;
@@ -63,7 +39,7 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     Manifest& m = *manifest;
     const std::string hint = "rebuild the plugin, or update its manifest to match it";
     if (m.sha256) {
-        std::string actual = sha256Of(m.library);
+        std::string actual = io::sha256OfFile(m.library);
         if (actual.empty())
             return fileError(manifestPath, "cannot read plugin library " + m.library,
                              "the library path is relative to the manifest's folder");

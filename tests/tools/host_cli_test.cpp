@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "ir/reader.h"
 #include "ir/writer.h"
@@ -305,6 +308,55 @@ TEST(HostCli, WarnsWhenContextsAreAlreadyMaterialized) {
     auto r = runProcess({kHost, "run", after, "-o", tmp / "twice.msgpack"});
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_NE(r.err.find("warning: [MaterializeDistTensorCtx.W1] function 'kernel'"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace ptoplug
+
+namespace ptoplug {
+namespace {
+
+// Every report line of `path`, parsed.
+std::vector<nlohmann::json> reportLines(const std::string& path) {
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(test::readBytes(path));
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    return lines;
+}
+
+TEST(HostBatch, ShardsSplitTheBatchAndTheirReportsMerge) {
+    TempDir in, out, reports;
+    makeBatchInputs(in.path(), 30);
+    test::writeBytes(in / "bad.json", "not IR");
+    std::set<std::string> seen;
+    size_t total = 0;
+    for (int k = 1; k <= 3; ++k) {
+        std::string report = reports / ("r" + std::to_string(k) + ".jsonl");
+        auto r = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--shard", std::to_string(k) + "/3",
+                             "--report", report});
+        EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 3) << r.err;
+        for (const nlohmann::json& line : reportLines(report)) {
+            ++total;
+            EXPECT_TRUE(seen.insert(line["input"].get<std::string>()).second) << "in two shards: " << line["input"];
+            bool bad = line["input"].get<std::string>().find("bad.json") != std::string::npos;
+            EXPECT_EQ(line["status"], bad ? "failed" : "ok");
+            EXPECT_EQ(line["exit_code"], bad ? 3 : 0);
+            EXPECT_EQ(line["input_sha256"].get<std::string>().size(), 64u);
+            if (!bad) {
+                EXPECT_EQ(line["output_sha256"].get<std::string>().size(), 64u);
+                EXPECT_TRUE(fs::exists(line["output"].get<std::string>()));
+            }
+        }
+    }
+    EXPECT_EQ(total, 31u);  // the union is the whole batch, each input once
+    // A second run of one shard chooses the same files.
+    auto again = runProcess(
+        {kHost, "batch", in.path(), "--out-dir", out.path(), "--shard", "2/3", "--report", reports / "again.jsonl"});
+    std::set<std::string> first, second;
+    for (const auto& l : reportLines(reports / "r2.jsonl")) first.insert(l["input"].get<std::string>());
+    for (const auto& l : reportLines(reports / "again.jsonl")) second.insert(l["input"].get<std::string>());
+    EXPECT_EQ(first, second);
+    EXPECT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--shard", "4/3"}).exitCode, 2);
 }
 
 }  // namespace
