@@ -39,6 +39,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
     return {batch, [&cli, args] {
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
+                if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
                 auto items = host::expandBatchInputs(args->inputs, args->outDir);
                 if (!items) return cli.fail(items.error(), host::kExitUsage);
                 if (!args->shard.empty()) {

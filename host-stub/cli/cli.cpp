@@ -57,6 +57,24 @@ void Cli::addIsolationOptions(CLI::App* command) {
 
 void Cli::addVerifyFlag(CLI::App* command) {
     command->add_flag("--no-verify", noVerify_, "skip the property verifiers after each pass");
+    command->add_option("--verify", file.verifyProperties,
+                        "also verify this property after every plugin pass (repeatable), e.g. DistTensorCtxConsistent");
+}
+
+bool Cli::propertiesAreVerified(const host::Pipeline& pipeline) const {
+    for (const std::string& property : file.verifyProperties)
+        if (!pipeline.verifier(property)) {
+            std::string known;
+            for (const host::Plugin& p : pipeline.plugins)
+                for (size_t i = 0; i < p.loaded->descriptor().verifier_count; ++i)
+                    known += std::string(known.empty() ? "" : ", ") + p.loaded->descriptor().verifiers[i]->property;
+            fail(fileError("", "no loaded plugin verifies property '" + property + "'",
+                           known.empty() ? "load a plugin that has a verifier for it (--plugin)"
+                                         : "the loaded plugins verify: " + known),
+                 host::kExitUsage);
+            return false;
+        }
+    return true;
 }
 
 void Cli::finishParsing() {

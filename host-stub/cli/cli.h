@@ -24,8 +24,10 @@ public:
     void addOutputOptions(CLI::App* command);
     /// --timeout, --memory-limit, --crash-reproducer, --in-place.
     void addIsolationOptions(CLI::App* command);
-    /// --no-verify.
+    /// --no-verify, and --verify PROPERTY (more verifiers after every plugin pass).
     void addVerifyFlag(CLI::App* command);
+    /// Fails (exit 2) unless a loaded plugin verifies every property of --verify / --property.
+    bool propertiesAreVerified(const host::Pipeline& pipeline) const;
     /// Applies what the parsed options imply (formats); call once after parsing.
     void finishParsing();
 
@@ -63,5 +65,6 @@ Command addBatchCommand(CLI::App& app, Cli& cli);
 Command addConvertCommand(CLI::App& app, Cli& cli);
 Command addPrintCommand(CLI::App& app, Cli& cli);
 Command addPipelineCommand(CLI::App& app, Cli& cli);
+Command addVerifyCommand(CLI::App& app, Cli& cli);
 
 }  // namespace ptoplug::cli

@@ -22,9 +22,9 @@ int main(int argc, char** argv) try {
         "would overwrite inputs; 3 bad input file; 4 manifest, plugin or pipeline problem; 5 internal error or a\n"
         "plugin that crashed, exited, hung or broke the IR; 6 output cannot be written; 130/143 interrupted.");
     cli::Cli shared(app);
-    const cli::Command commands[] = {cli::addRunCommand(app, shared), cli::addBatchCommand(app, shared),
-                                     cli::addConvertCommand(app, shared), cli::addPrintCommand(app, shared),
-                                     cli::addPipelineCommand(app, shared)};
+    const cli::Command commands[] = {cli::addRunCommand(app, shared),      cli::addBatchCommand(app, shared),
+                                     cli::addConvertCommand(app, shared),  cli::addPrintCommand(app, shared),
+                                     cli::addPipelineCommand(app, shared), cli::addVerifyCommand(app, shared)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -23,6 +23,7 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
     return {run, [&cli, args] {
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
+                if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
                 size_t skipped = 0;
                 for (const host::Stage& s : (*pipeline)->stages) skipped += s.plugin ? 0 : 1;
                 if (skipped)

@@ -93,7 +93,8 @@ fs::path globBase(const std::string& pattern) {
 
 // --- describing where a worker was ----------------------------------------------------------------
 
-std::string describeWhere(const Pipeline& pipeline, Phase phase, int stageIndex, int property) {
+std::string describeWhere(const Pipeline& pipeline, const FileOptions& options, Phase phase, int stageIndex,
+                          int property) {
     const Stage* stage = stageIndex >= 0 && static_cast<size_t>(stageIndex) < pipeline.stages.size()
                              ? &pipeline.stages[stageIndex]
                              : nullptr;
@@ -109,15 +110,16 @@ std::string describeWhere(const Pipeline& pipeline, Phase phase, int stageIndex,
         case Phase::Check:
             if (stage) return "in the host's structural check after pass '" + stage->name + "'";
             break;
-        case Phase::Verify:
-            if (stage && property >= 0 && static_cast<size_t>(property) < stage->produced.size()) {
-                const std::string& name = stage->produced[property];
-                const Plugin* owner = pipeline.verifierPlugin(name);
-                return "in the verifier of property '" + name + "'" +
-                       (owner ? " of plugin " + describePlugin(*owner) : std::string()) + ", after pass '" +
-                       stage->name + "'";
-            }
-            break;
+        case Phase::Verify: {
+            const std::vector<std::string> properties =
+                stage ? verifiersAfter(*stage, options) : options.verifyProperties;
+            if (property < 0 || static_cast<size_t>(property) >= properties.size()) break;
+            const std::string& name = properties[property];
+            const Plugin* owner = pipeline.verifierPlugin(name);
+            return "in the verifier of property '" + name + "'" +
+                   (owner ? " of plugin " + describePlugin(*owner) : std::string()) +
+                   (stage ? ", after pass '" + stage->name + "'" : std::string());
+        }
     }
     return "in the pipeline";
 }
@@ -185,13 +187,13 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                                                     : std::string("ran out of memory");
             const Phase phase = progress.currentPhase();
             report.exitCode = kExitInternal;
-            report.messages +=
-                formatError(fileError(item.input,
-                                      what + " " + describeWhere(pipeline, phase, progress.stage, progress.property) +
-                                          "; no output was written",
-                                      runsPluginCode(phase) ? "report this to the plugin's authors"
-                                                            : "report this as a bug in pto-host"),
-                            options.diagnostics);
+            report.messages += formatError(
+                fileError(
+                    item.input,
+                    what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
+                        "; no output was written",
+                    runsPluginCode(phase) ? "report this to the plugin's authors" : "report this as a bug in pto-host"),
+                options.diagnostics);
         }
         progress.enter(Phase::Idle);
         std::string line;
@@ -350,7 +352,8 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
              const IsolationOptions& isolation) {
     std::set<fs::path> dirs;
     for (const BatchItem& item : items)
-        if (item.problem.empty() && item.output != "-") dirs.insert(fs::path(item.output).parent_path());
+        if (options.runPasses && item.problem.empty() && item.output != "-")
+            dirs.insert(fs::path(item.output).parent_path());
     for (const fs::path& dir : dirs) {
         std::error_code ec;
         if (!dir.empty()) fs::create_directories(dir, ec);
@@ -465,7 +468,8 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             what = "ended the process with " + end.describe() + " instead of returning";
         }
         Error error = fileError(
-            it.input, what + " " + describeWhere(pipeline, phase, stage, property) + "; no output was written", "");
+            it.input, what + " " + describeWhere(pipeline, options, phase, stage, property) + "; no output was written",
+            "");
         if (code == kExitBadInput) {
             error.hint = "do not change or truncate an input while pto-host runs on it";
         } else if (runsPluginCode(phase) || phase == Phase::Check) {

@@ -1,5 +1,6 @@
 #include "driver/process_file.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -87,6 +88,13 @@ std::string formatError(const Error& error, DiagnosticsFormat format) {
     return error.format() + "\n";
 }
 
+std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options) {
+    std::vector<std::string> properties = stage.produced;
+    for (const std::string& p : options.verifyProperties)
+        if (std::find(properties.begin(), properties.end(), p) == properties.end()) properties.push_back(p);
+    return properties;
+}
+
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options) {
     FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
@@ -143,6 +151,30 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     };
     if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(**doc);
 
+    // Runs the verifier of `property`; false (with the report filled in) if the property does not hold.
+    auto verify = [&](const std::string& property, int stage, int propertyIndex, const std::string& after) {
+        const pto_verifier_desc* verifier = pipeline.verifier(property);
+        if (!verifier) return true;
+        enter(Phase::Verify, stage, propertyIndex);
+        RunOutcome checked = runThroughAbi(**doc, verifier->run);
+        timed("verifier " + property);
+        for (const Diagnostic& d : checked.diagnostics) emit(d);
+        if (!checked.failed()) return true;
+        Failure f = classify(checked, "the verifier of " + property);
+        if (f.code == kExitInternal && !f.message.empty()) {
+            fail(f.code, f.rule, f.message);
+            return false;
+        }
+        fail(f.code, "pto-host.verify",
+             "Verification failed " + after + "for property " + property + (f.message.empty() ? "" : ": " + f.message));
+        return false;
+    };
+    if (!options.runPasses) {
+        for (size_t p = 0; p < options.verifyProperties.size(); ++p)
+            if (!verify(options.verifyProperties[p], -1, static_cast<int>(p), "")) return report;
+        return report;
+    }
+
     for (size_t i = 0; i < pipeline.stages.size(); ++i) {
         const Stage& stage = pipeline.stages[i];
         if (!stage.pass) continue;
@@ -167,22 +199,9 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
                             " left invalid IR: " + broken->message + (broken->pointer.empty() ? "" : " (at ") +
                             broken->pointer + (broken->pointer.empty() ? "" : ")") + "; nothing was written");
         if (!options.verify) continue;
-        for (size_t p = 0; p < stage.produced.size(); ++p) {
-            const std::string& property = stage.produced[p];
-            const pto_verifier_desc* verifier = pipeline.verifier(property);
-            if (!verifier) continue;
-            enter(Phase::Verify, index, static_cast<int>(p));
-            RunOutcome checked = runThroughAbi(**doc, verifier->run);
-            timed("verifier " + property);
-            for (const Diagnostic& d : checked.diagnostics) emit(d);
-            if (checked.failed()) {
-                Failure f = classify(checked, "the verifier of " + property);
-                if (f.code == kExitInternal && !f.message.empty()) return fail(f.code, f.rule, f.message);
-                return fail(f.code, "pto-host.verify",
-                            "Verification failed after '" + stage.name + "' for property " + property +
-                                (f.message.empty() ? "" : ": " + f.message));
-            }
-        }
+        const std::vector<std::string> properties = verifiersAfter(stage, options);
+        for (size_t p = 0; p < properties.size(); ++p)
+            if (!verify(properties[p], index, static_cast<int>(p), "after '" + stage.name + "' ")) return report;
     }
     if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(**doc);
     enter(Phase::Write);

@@ -28,6 +28,11 @@ struct FileOptions {
     ir::Format outputFormat = ir::Format::Auto;  ///< Auto: the input's format
     bool pretty = false;
     bool verify = true;
+    /// More properties to verify after every plugin pass (--verify), or, with runPasses false, the only
+    /// thing to do (`pto-host verify`). Progress names a verifier by its index in
+    /// verifiersAfter(stage) (a stage's produced properties, then these).
+    std::vector<std::string> verifyProperties;
+    bool runPasses = true;  ///< false: read, verify verifyProperties, write nothing
     bool printBefore = false;
     bool printAfter = false;
     bool timePasses = false;
@@ -48,6 +53,9 @@ struct FileReport {
 /// phase as it starts. Runs plugin code: call it in a worker process (driver/batch.h).
 FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
                        const FileOptions& options, WorkerProgress* progress = nullptr);
+
+/// The properties verified after `stage`: those it produces, then the --verify ones.
+std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options);
 
 /// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options);

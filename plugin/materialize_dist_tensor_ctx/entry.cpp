@@ -1,6 +1,7 @@
 // The plugin's descriptor and its one exported symbol.
 #include <iterator>
 
+#include "consistency.h"
 #include "pass.h"
 #include "ptoplug/abi.h"
 
@@ -18,6 +19,11 @@ pto_status runPass(const pto_host_api* api, pto_run_context* ctx) {
 pto_status runVerifier(const pto_host_api* api, pto_run_context* ctx) {
     return runGuarded(api, ctx, "DistTensorCtxMaterialized",
                       [](const Host& h) { ptoplug::mdtc::verifyDistTensorCtxMaterialized(h); });
+}
+
+pto_status runConsistencyVerifier(const pto_host_api* api, pto_run_context* ctx) {
+    return runGuarded(api, ctx, "DistTensorCtxConsistent",
+                      [](const Host& h) { ptoplug::mdtc::verifyDistTensorCtxConsistent(h); });
 }
 
 const char* const kRequired[] = {"CommDomainScopesMaterialized", "ReturnParamsExplicit"};
@@ -43,8 +49,16 @@ const pto_verifier_desc kVerifier = {
     .run = runVerifier,
 };
 
+// Not produced by any pass (pypto has no such property): run on request, --verify or `pto-host verify`.
+const pto_verifier_desc kConsistency = {
+    .struct_size = sizeof(pto_verifier_desc),
+    .property = "DistTensorCtxConsistent",
+    .description = "Every call passes, per DistributedTensor parameter, the context of the tensor it passes",
+    .run = runConsistencyVerifier,
+};
+
 const pto_pass_desc* const kPasses[] = {&kPass};
-const pto_verifier_desc* const kVerifiers[] = {&kVerifier};
+const pto_verifier_desc* const kVerifiers[] = {&kVerifier, &kConsistency};
 
 const pto_plugin_desc kPlugin = {
     .struct_size = sizeof(pto_plugin_desc),

@@ -9,6 +9,14 @@ namespace ptoplug::mdtc {
 void materializeDistTensorCtx(const Host& h) {
     ProgramPlans plans = planProgram(h);
     if (plans.plans.empty()) return;  // §2.2: the program is returned unchanged
+    // Likely the output of an earlier run: the pass adds another set, as pypto's does (§11).
+    for (const FunctionEntry& fn : plans.functions)
+        if (fn.materialized)
+            h.emit(PTO_SEVERITY_WARNING, "MaterializeDistTensorCtx.W1",
+                   "function '" + std::string(fn.name) +
+                       "' already ends with one CommCtx parameter per DistributedTensor parameter; "
+                       "MaterializeDistTensorCtx adds another set (the pass is not idempotent)",
+                   fn.node);
 
     // §5: every function in program order; the pre-pass of a function runs just before its rewrite.
     Resolver resolver(h, plans);

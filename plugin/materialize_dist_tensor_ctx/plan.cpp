@@ -69,6 +69,18 @@ std::vector<std::optional<size_t>> explicitReturnedParamIndices(const Host& h, p
     return out;
 }
 
+std::vector<pto_node> materializedContexts(const Host& h, pto_node fn, const Plan& plan) {
+    const size_t n = h.count(fn, PTO_FIELD_PARAMS), m = plan.distParams.size();
+    if (m == 0 || n < 2 * m) return {};
+    std::vector<pto_node> ctx;
+    for (size_t i = n - m; i < n; ++i) {
+        pto_node p = h.child(fn, PTO_FIELD_PARAMS, i);
+        if (h.typeKind(p) != PTO_TYPE_COMM_CTX) return {};
+        ctx.push_back(p);
+    }
+    return ctx;
+}
+
 ProgramPlans planProgram(const Host& h) {
     ProgramPlans plans;
     size_t n = h.functionCount();
@@ -77,28 +89,19 @@ ProgramPlans planProgram(const Host& h) {
     for (size_t i = 0; i < n; ++i) {
         pto_node fn = h.functionAt(i);
         FunctionEntry& entry =
-            plans.functions.emplace_back(FunctionEntry{fn, h.name(fn), isHostOrchestration(h, fn), nullptr, {}});
+            plans.functions.emplace_back(FunctionEntry{fn, h.name(fn), isHostOrchestration(h, fn), nullptr, false, {}});
         Plan plan;
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
-        bool hasCtxParam = false;
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             std::string_view name = h.name(param);
             if (UniqueNamer::mayClash(name)) entry.clashingParamNames.push_back(name);
-            pto_type_kind type = h.typeKind(param);
-            hasCtxParam = hasCtxParam || type == PTO_TYPE_COMM_CTX;
-            if (type != PTO_TYPE_DISTRIBUTED_TENSOR) continue;
+            if (!isDist(h, param)) continue;
             if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
             plan.distParams.push_back({p, param, name});
         }
         if (plan.distParams.empty()) continue;
-        // Likely the output of an earlier run: §11, the pass adds another set, as pypto's does.
-        if (hasCtxParam)
-            h.emit(PTO_SEVERITY_WARNING, "MaterializeDistTensorCtx.W1",
-                   "function '" + std::string(entry.name) +
-                       "' already has CommCtx parameters next to its DistributedTensor parameters; "
-                       "MaterializeDistTensorCtx adds another set (the pass is not idempotent)",
-                   fn);
+        entry.materialized = !materializedContexts(h, fn, plan).empty();
         plan.returnedParamIndices = explicitReturnedParamIndices(h, fn);
         plans.plans.push_back(std::move(plan));
         planned.push_back(i);

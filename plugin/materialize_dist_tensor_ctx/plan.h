@@ -56,6 +56,7 @@ struct FunctionEntry {
     std::string_view name;   ///< borrowed from the IR, which outlives the pass
     bool hostOrchestration;  ///< §7
     const Plan* plan;        ///< nullptr if the function has no dist param
+    bool materialized;       ///< a planned function that already ends with its contexts (materializedContexts)
     /// The param names that could clash with a ctx name (§3.3, §5.1; UniqueNamer::mayClash), usually
     /// none: read while planning so that the rewrite does not read the params again.
     std::vector<std::string_view> clashingParamNames;
@@ -76,6 +77,10 @@ bool isHostOrchestration(const Host& h, pto_node function);
 
 /// §4.3 on the function as it is now.
 std::vector<std::optional<size_t>> explicitReturnedParamIndices(const Host& h, pto_node function);
+
+/// The contexts a planned function already has, as the pass appends them: its last params, one CommCtx
+/// per dist param. Empty if it does not end that way.
+std::vector<pto_node> materializedContexts(const Host& h, pto_node function, const Plan& plan);
 
 /// §3: plans every function with a dist param.
 ProgramPlans planProgram(const Host& h);

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "ir/reader.h"
+#include "ir/rewrite.h"
 #include "ir/writer.h"
 #include "support/fixtures.h"
 #include "support/paths.h"
@@ -74,7 +76,7 @@ std::string mdtcManifest(const std::string& placement, const std::string& extra 
     return manifest(kLibrary, "materialize-dist-tensor-ctx", "0.1.0", "MaterializeDistTensorCtx", placement,
                     R"(["CommDomainScopesMaterialized", "ReturnParamsExplicit"])",
                     R"(["CommDomainScopesMaterialized", "DistTensorCtxMaterialized"])",
-                    extra + R"( "verifiers": ["DistTensorCtxMaterialized"],)");
+                    extra + R"( "verifiers": ["DistTensorCtxMaterialized", "DistTensorCtxConsistent"],)");
 }
 
 const std::string kMdtcPlacement =
@@ -357,6 +359,98 @@ TEST(HostBatch, ShardsSplitTheBatchAndTheirReportsMerge) {
     for (const auto& l : reportLines(reports / "again.jsonl")) second.insert(l["input"].get<std::string>());
     EXPECT_EQ(first, second);
     EXPECT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--shard", "4/3"}).exitCode, 2);
+}
+
+}  // namespace
+}  // namespace ptoplug
+
+namespace ptoplug {
+namespace {
+
+// The DistTensorCtxConsistent verifier: every output of the pass holds the property; programs broken
+// by hand fail it, with one located diagnostic saying which call and which context.
+TEST(HostVerify, EveryOutputOfThePassIsConsistent) {
+    TempDir tmp;
+    for (const Case& c : cases()) {
+        if (c.error) continue;
+        auto run = runProcess({kHost, "run", (c.dir / "before.msgpack").string(), "-o", tmp / "out.msgpack", "--verify",
+                               "DistTensorCtxConsistent"});
+        EXPECT_EQ(run.exitCode, 0) << c.name << "\n" << run.err;
+        auto pypto =
+            runProcess({kHost, "verify", (c.dir / "after.msgpack").string(), "--property", "DistTensorCtxConsistent"});
+        EXPECT_EQ(pypto.exitCode, 0) << c.name << "\n" << pypto.err;
+    }
+    EXPECT_EQ(runProcess({kHost, "verify", tmp / "out.msgpack", "--property", "NoSuchProperty"}).exitCode, 2);
+}
+
+ir::Array& args(ir::Node& call) { return *call.field(ir::K::args)->a; }
+
+// The codes of a call's arg_directions attr.
+ir::Array& directions(ir::Node& call) {
+    for (ir::Value& attr : *call.field(ir::K::attrs)->a)
+        if (attr.m->find(ir::K::key)->strView() == "arg_directions")
+            return *attr.m->find(ir::K::value)->m->find(ir::K::value)->a;
+    std::abort();
+}
+
+// pypto's output of fixture `name` with its first call to `callee` edited, written to `path`.
+void writeEdited(const std::string& name, const std::string& callee, const std::string& path,
+                 const std::function<void(ir::Document&, ir::Node&)>& edit) {
+    auto doc = ir::readDocument(test::readBytes(test::dataDir() + "/pypto-unit/" + name + "/after.msgpack"),
+                                ir::Format::Auto, name);
+    ASSERT_TRUE(doc.ok());
+    for (ir::Node* n : (*doc)->nodes()) {
+        const ir::Value* op = n->type == ir::K::Call ? n->field(ir::K::op) : nullptr;
+        const ir::Value* opName = op ? op->m->find(ir::K::name) : nullptr;
+        if (!opName || opName->strView() != callee) continue;
+        edit(**doc, *n);
+        test::writeBytes(path, *ir::writeToString(**doc, ir::WriteOptions{ir::Format::MsgPack, false}));
+        return;
+    }
+    FAIL() << "no call to " << callee;
+}
+
+TEST(HostVerify, InconsistentCallsAreLocatedAndNamed) {
+    TempDir tmp;
+    struct Broken {
+        std::string fixture, callee, message;
+        std::function<void(ir::Document&, ir::Node&)> edit;
+    };
+    const std::vector<Broken> broken = {
+        {"host_dispatch_materializes_comm_ctx_args", "chip_orch",
+         "the call to 'chip_orch' in 'host_orch' passes 'signal_ctx' as the context of 'data' (parameter 'data'), "
+         "but that context cannot be traced to a parameter or to a pld.system.get_comm_ctx of it",
+         [](ir::Document&, ir::Node& call) { std::swap(args(call).items[2], args(call).items[3]); }},
+        {"host_dispatch_materializes_comm_ctx_args", "chip_orch",
+         "the call to 'chip_orch' in 'host_orch' passes 3 arguments for the 4 parameters of 'chip_orch' (2 of them "
+         "contexts)",
+         [](ir::Document&, ir::Node& call) {
+             --args(call).size;
+             --directions(call).size;
+         }},
+        {"host_dispatch_materializes_comm_ctx_args", "chip_orch",
+         "the call to 'chip_orch' in 'host_orch' does not end with one CommCtx argument per DistributedTensor "
+         "parameter of 'chip_orch' (2)",
+         [](ir::Document&, ir::Node& call) { args(call).items[3] = args(call).items[0]; }},
+        {"wrapper_calls_forward_materialized_comm_ctx_params_Spmd", "inner",
+         "the call to 'inner' in 'wrapper' passes 'other_ctx' as the context of 'data' (parameter 'data'), but its "
+         "context is 'data_ctx'",
+         [](ir::Document& doc, ir::Node& call) {
+             ir::Value type = ir::makeSingletonType(doc, "CommCtxType");
+             args(call).items[1] = ir::Value::node(ir::makeVar(doc, "other_ctx", type, ir::makeUnknownSpan(doc)));
+         }},
+    };
+    for (const Broken& b : broken) {
+        std::string path = tmp / "broken.msgpack";
+        writeEdited(b.fixture, b.callee, path, b.edit);
+        auto r = runProcess({kHost, "verify", path, "--property", "DistTensorCtxConsistent"});
+        EXPECT_EQ(r.exitCode, 1) << b.message << "\n" << r.err;
+        EXPECT_NE(r.err.find("error: [DistTensorCtxConsistent] " + b.message), std::string::npos) << r.err;
+        EXPECT_NE(
+            r.err.find(b.fixture == "wrapper_calls_forward_materialized_comm_ctx_params_Spmd" ? ": error:" : ".py:"),
+            std::string::npos)
+            << "no place in: " << r.err;
+    }
 }
 
 }  // namespace
