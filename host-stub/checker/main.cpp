@@ -15,6 +15,8 @@
 
 #include "abi_host/run_context.h"
 #include "checker/elf_symbols.h"
+#include "checker/emit_manifest.h"
+#include "io/output_file.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/utf8.h"
@@ -160,6 +162,39 @@ std::vector<std::string> defaultCorpus() {
     return files;
 }
 
+// --emit-manifest: loads the plugin (first in a child, as every check does) and writes its manifest.
+int emitManifestOf(const std::string& library, const std::string& out, const std::string& after,
+                   const std::string& before) {
+    auto fail = [](const Error& e) {
+        std::fprintf(stderr, "%s\n", e.format().c_str());
+        return 1;
+    };
+    if (after.empty()) return fail(fileError(out, "--emit-manifest needs --after PASS", "say where the passes go"));
+    auto afterAnchor = checker::parseAnchor(after);
+    if (!afterAnchor) return fail(afterAnchor.error());
+    std::optional<host::Anchor> beforeAnchor;
+    if (!before.empty()) {
+        auto b = checker::parseAnchor(before);
+        if (!b) return fail(b.error());
+        beforeAnchor = *b;
+    }
+    Outcome load = isolated([&] {
+        auto p = host::loadPlugin(library);
+        return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
+    });
+    if (!load.ok)
+        return fail(fileError(library, "cannot load the plugin: " + load.detail, "run pto-plugin-check on it"));
+    auto plugin = host::loadPlugin(library);
+    if (!plugin) return fail(plugin.error());
+    std::string text = checker::manifestFromDescriptor(**plugin, library, *afterAnchor, beforeAnchor);
+    if (auto err = io::writeOutput(out, [&](ir::Sink& sink) {
+            sink.write(text);
+            return Status();
+        }))
+        return fail(*err);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -171,7 +206,14 @@ int main(int argc, char** argv) try {
     app.add_option("--timeout", gTimeoutSeconds, "seconds a check may take before it fails as a hang")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    std::string emitManifest, after, before;
+    auto* emit = app.add_option("--emit-manifest", emitManifest,
+                                "write the plugin's manifest here, from its own descriptor, then stop");
+    app.add_option("--after", after, "with --emit-manifest: the pass (PASS or PASS#N) the plugin's passes follow")
+        ->needs(emit);
+    app.add_option("--before", before, "with --emit-manifest: the pass they must precede")->needs(emit);
     CLI11_PARSE(app, argc, argv);
+    if (!emitManifest.empty()) return emitManifestOf(path, emitManifest, after, before);
     if (corpus.empty()) corpus = defaultCorpus();
 
     Report report(path);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The installed package as its users have it: install the build tree into a prefix, move the prefix
+# (it must be relocatable), build examples/out_of_tree against it, and run the installed tools on it.
+#   install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+mv "$work/prefix" "$work/moved"
+prefix=$work/moved
+
+# The installed host finds its installed plugin after the move.
+"$prefix/bin/pto-host" pipeline | grep -q "plugin materialize-dist-tensor-ctx .*$prefix/lib/ptoplug/libptoplug_mdtc.so"
+
+# An out-of-tree plugin, built with find_package(ptoplug) and ptoplug_add_plugin.
+cmake -S "$source/examples/out_of_tree" -B "$work/oot" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/oot" >/dev/null
+manifest=$work/oot/list_dist_functions.json
+grep -q '"sha256"' "$manifest"
+"$prefix/bin/pto-host" --plugin "$manifest" run "$source/examples/dispatch_6.json" -o "$work/out.json" 2>"$work/err"
+grep -q "note: \[ListDistFunctions.found\] function 'chip_orch_00000' has DistributedTensor parameters: data, signal" \
+  "$work/err"
+"$prefix/bin/pto-plugin-check" "$manifest" >"$work/check" || { cat "$work/check"; exit 1; }
+grep -q ", 0 failed" "$work/check"
+
+# pkg-config finds the ABI headers relative to the moved prefix.
+if command -v pkg-config >/dev/null; then
+  cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags ptoplug)
+  include=${cflags#-I}
+  test -f "${include%% *}/ptoplug/abi.h"
+fi
+echo "install: ok"
