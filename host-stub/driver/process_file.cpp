@@ -106,35 +106,33 @@ FileReport writeProgram(const ir::Document& doc, const std::string& output, cons
     return report;
 }
 
-FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
-                       const FileOptions& options, WorkerProgress* progress) {
+void PhaseTimer::lap(FileReport& report, const std::string& what) {
+    if (!on_) return;
+    auto now = std::chrono::steady_clock::now();
+    char line[256];
+    std::snprintf(line, sizeof line, "time: %-55s %9.4f s\n", what.c_str(),
+                  std::chrono::duration<double>(now - last_).count());
+    report.messages += line;
+    last_ = now;
+}
+
+void PhaseTimer::total(FileReport& report) {
+    last_ = start_;
+    lap(report, "total");
+}
+
+FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
+                       WorkerProgress* progress, PhaseTimer* timer) {
     auto enter = [&](Phase phase, int stage = -1, int property = -1) {
         if (progress) progress->enter(phase, stage, property);
     };
     FileReport report;
-    // --time-passes: every phase, timed from the end of the one before.
-    const auto start = std::chrono::steady_clock::now();
-    auto lap = start;
     auto timed = [&](const std::string& what) {
-        if (!options.timePasses) return;
-        auto now = std::chrono::steady_clock::now();
-        char line[256];
-        std::snprintf(line, sizeof line, "time: %-55s %9.4f s\n", what.c_str(),
-                      std::chrono::duration<double>(now - lap).count());
-        report.messages += line;
-        lap = now;
+        if (timer) timer->lap(report, what);
     };
-    enter(Phase::Read);
-    auto doc = ir::readFile(input);
-    if (!doc) {
-        report.exitCode = kExitBadInput;
-        report.messages = formatError(doc.error(), options.diagnostics);
-        return report;
-    }
-    timed("read and validate " + std::string(input == "-" ? "<stdin>" : input));
-    std::string name = input == "-" ? "<stdin>" : input;
     auto emit = [&](const Diagnostic& d) {
         report.messages += formatDiagnostic(d, name, options.diagnostics);
+        report.diagnostics.push_back(d);
         int& count = d.severity >= PTO_SEVERITY_ERROR     ? report.errors
                      : d.severity == PTO_SEVERITY_WARNING ? report.warnings
                                                           : report.notes;
@@ -149,14 +147,14 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         report.exitCode = code;
         return report;
     };
-    if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(**doc);
+    if (options.printBefore) report.messages += "// IR before the pipeline\n" + ir::printProgram(doc);
 
     // Runs the verifier of `property`; false (with the report filled in) if the property does not hold.
     auto verify = [&](const std::string& property, int stage, int propertyIndex, const std::string& after) {
         const pto_verifier_desc* verifier = pipeline.verifier(property);
         if (!verifier) return true;
         enter(Phase::Verify, stage, propertyIndex);
-        RunOutcome checked = runThroughAbi(**doc, verifier->run);
+        RunOutcome checked = runThroughAbi(doc, verifier->run);
         timed("verifier " + property);
         for (const Diagnostic& d : checked.diagnostics) emit(d);
         if (!checked.failed()) return true;
@@ -180,7 +178,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         if (!stage.pass) continue;
         const int index = static_cast<int>(i);
         enter(Phase::Pass, index);
-        RunOutcome outcome = runThroughAbi(**doc, stage.pass->run);
+        RunOutcome outcome = runThroughAbi(doc, stage.pass->run);
         timed("pass " + stage.name);
         for (const Diagnostic& d : outcome.diagnostics) emit(d);
         if (outcome.failed()) {
@@ -191,7 +189,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         }
         // A pass may only produce what the readers accept: anything else must not reach a file.
         enter(Phase::Check, index);
-        auto broken = ir::checkStructure(**doc);
+        auto broken = ir::checkStructure(doc);
         timed("structural check after " + stage.name);
         if (broken)
             return fail(kExitInternal, "pto-host.invalid-ir",
@@ -203,14 +201,31 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         for (size_t p = 0; p < properties.size(); ++p)
             if (!verify(properties[p], index, static_cast<int>(p), "after '" + stage.name + "' ")) return report;
     }
-    if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(**doc);
-    enter(Phase::Write);
-    FileReport written = writeProgram(**doc, output, options);
-    timed("write " + output);
-    if (options.timePasses) {
-        lap = start;
-        timed("total");
+    if (options.printAfter) report.messages += "// IR after the pipeline\n" + ir::printProgram(doc);
+    return report;
+}
+
+FileReport processFile(const Pipeline& pipeline, const std::string& input, const std::string& output,
+                       const FileOptions& options, WorkerProgress* progress) {
+    PhaseTimer timer(options.timePasses);
+    if (progress) progress->enter(Phase::Read);
+    auto doc = ir::readFile(input);
+    if (!doc) {
+        FileReport report;
+        report.exitCode = kExitBadInput;
+        report.messages = formatError(doc.error(), options.diagnostics);
+        return report;
     }
+    const std::string name = input == "-" ? "<stdin>" : input;
+    FileReport read;
+    timer.lap(read, "read and validate " + name);
+    FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer);
+    report.messages.insert(0, read.messages);
+    if (report.exitCode != kExitOk || !options.runPasses) return report;
+    if (progress) progress->enter(Phase::Write);
+    FileReport written = writeProgram(**doc, output, options);
+    timer.lap(written, "write " + output);
+    timer.total(written);
     report.exitCode = written.exitCode;
     report.messages += written.messages;
     return report;

@@ -1,6 +1,7 @@
 // One program through the pipeline: read, run each plugin stage, verify, write.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,30 @@ struct FileOptions {
 
 struct FileReport {
     int exitCode = kExitOk;
-    std::string messages;  ///< diagnostics, errors and notes for stderr, already formatted
-    int errors = 0;        ///< diagnostics by severity (internal errors count as errors)
+    std::string messages;                 ///< diagnostics, errors and notes for stderr, already formatted
+    std::vector<Diagnostic> diagnostics;  ///< the same, structured
+    int errors = 0;                       ///< diagnostics by severity (internal errors count as errors)
     int warnings = 0;
     int notes = 0;
 };
+
+/// --time-passes: each phase's time from the end of the one before, as report lines.
+class PhaseTimer {
+public:
+    explicit PhaseTimer(bool on) : on_(on) {}
+    void lap(FileReport& report, const std::string& what);
+    void total(FileReport& report);
+
+private:
+    bool on_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+/// Runs the plugin stages of `pipeline` (and their verifiers, and the host's structural check after
+/// each) over `doc` in place; `name` names it in diagnostics. With options.runPasses false, only the
+/// verifiers of options.verifyProperties run. Runs plugin code in this process.
+FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
+                       WorkerProgress* progress = nullptr, PhaseTimer* timer = nullptr);
 
 /// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written
 /// when the file fails. After every pass the host checks the program's structure, so that a plugin
