@@ -4,8 +4,10 @@
 #   P/bin/                     pto-host, pto-plugin-check
 #   P/lib/ptoplug/             the plugin and its manifest (bytes as built: the manifest holds their sha256)
 #   P/share/ptoplug/corpus/    the checker's default corpus
-#   P/include/ptoplug/         the ABI headers, and support/host.h (the C++ helper for plugin authors)
-#   P/lib/cmake/ptoplug/       ptoplugConfig.cmake (target ptoplug::abi, ptoplug_add_plugin), version file
+#   P/include/ptoplug/         the ABI headers, support/host.h (the C++ helper for plugin authors),
+#                              ptoplug.hpp (the C++ API)
+#   P/lib/libptoplug.so        the C++ API (target ptoplug::host)
+#   P/lib/cmake/ptoplug/       ptoplugConfig.cmake (ptoplug::abi, ptoplug::host, ptoplug_add_plugin), version file
 #   P/lib/pkgconfig/ptoplug.pc
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -18,7 +20,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/abi/ptoplug DESTINATION ${CMAKE_INSTALL_
 install(FILES ${PROJECT_SOURCE_DIR}/plugin/support/host.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptoplug/support)
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/ptoplug)
-install(TARGETS ptoplug_abi EXPORT ptoplugTargets)
+install(FILES ${PROJECT_SOURCE_DIR}/host-stub/api/include/ptoplug/ptoplug.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptoplug)
+install(TARGETS ptoplug_abi ptoplug_host EXPORT ptoplugTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT ptoplugTargets NAMESPACE ptoplug:: DESTINATION ${config_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ptoplugConfig.cmake.in
                               ${CMAKE_BINARY_DIR}/ptoplugConfig.cmake INSTALL_DESTINATION ${config_dir}

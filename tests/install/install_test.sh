@@ -26,6 +26,11 @@ grep -q "note: \[ListDistFunctions.found\] function 'chip_orch_00000' has Distri
 "$prefix/bin/pto-plugin-check" "$manifest" >"$work/check" || { cat "$work/check"; exit 1; }
 grep -q ", 0 failed" "$work/check"
 
+# The C++ API, linked to the installed libptoplug.so, gives what pto-host gives.
+"$work/oot/materialize" "$source/examples/dispatch_6.json" "$work/api.json"
+"$prefix/bin/pto-host" run "$source/examples/dispatch_6.json" -o "$work/host.json" 2>/dev/null
+cmp "$work/api.json" "$work/host.json"
+
 # pkg-config finds the ABI headers relative to the moved prefix.
 if command -v pkg-config >/dev/null; then
   cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags ptoplug)

@@ -1,0 +1,191 @@
+#include "ptoplug/ptoplug.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "driver/process_file.h"
+#include "io/output_file.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
+#include "pipeline/pipeline.h"
+
+namespace ptoplug {
+namespace fs = std::filesystem;
+
+struct Program::Impl {
+    std::unique_ptr<ir::Document> doc;
+};
+
+struct Pass::Impl {
+    std::unique_ptr<host::Pipeline> pipeline;  ///< one stage: the pass
+    std::string name;
+};
+
+struct PassManager::Impl {
+    std::unique_ptr<host::Pipeline> pipeline;
+};
+
+namespace {
+
+[[noreturn]] void raise(const Error& e) { throw FileError(e.format()); }
+
+ir::Format toIr(Format f) { return f == Format::Json ? ir::Format::Json : ir::Format::MsgPack; }
+
+Diagnostic toApi(const host::Diagnostic& d) {
+    static const char* const names[] = {"note", "warning", "error", "internal error"};
+    return Diagnostic{d.severity <= PTO_SEVERITY_INTERNAL_ERROR ? names[d.severity] : "error",
+                      d.rule,
+                      d.message,
+                      d.file,
+                      d.line,
+                      d.column};
+}
+
+// Runs `pipeline` over the program in place; a failure becomes a PassError carrying the diagnostics.
+void run(const host::Pipeline& pipeline, ir::Document& doc) {
+    host::FileOptions options;
+    host::FileReport report = host::runPipeline(doc, "<program>", pipeline, options);
+    if (report.exitCode == host::kExitOk) return;
+    std::vector<Diagnostic> diagnostics;
+    for (const host::Diagnostic& d : report.diagnostics) diagnostics.push_back(toApi(d));
+    auto firstError = std::find_if(diagnostics.begin(), diagnostics.end(),
+                                   [](const Diagnostic& d) { return d.severity.find("error") != std::string::npos; });
+    throw PassError(firstError != diagnostics.end() ? firstError->message : report.messages, std::move(diagnostics),
+                    report.exitCode == host::kExitInternal);
+}
+
+std::vector<std::string> manifestsIn(const std::string& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+PassError::PassError(const std::string& what, std::vector<Diagnostic> diagnostics, bool internal)
+    : std::runtime_error(what), diagnostics_(std::move(diagnostics)), internal_(internal) {}
+
+// --- Program ---------------------------------------------------------------------------------------
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+Program Program::read(const std::string& path) {
+    auto doc = ir::readFile(path);
+    if (!doc) raise(doc.error());
+    return Program(std::make_unique<Impl>(Impl{std::move(*doc)}));
+}
+
+Program Program::from_bytes(std::string_view bytes) {
+    // The document borrows strings from its input: the copy lives as long as the document.
+    auto owned = std::make_shared<const std::string>(bytes);
+    auto doc = ir::readDocument(*owned, ir::Format::Auto, "<bytes>", owned);
+    if (!doc) raise(doc.error());
+    return Program(std::make_unique<Impl>(Impl{std::move(*doc)}));
+}
+
+Format Program::format() const {
+    return impl_->doc->inputFormat() == ir::Format::Json ? Format::Json : Format::MsgPack;
+}
+
+void Program::write(const std::string& path) const {
+    std::string ext = fs::path(path).extension().string();
+    write(path, ext == ".json" ? Format::Json : ext == ".msgpack" ? Format::MsgPack : format());
+}
+
+void Program::write(const std::string& path, Format format) const {
+    ir::WriteOptions options{toIr(format), false};
+    if (auto err = io::writeOutput(path, [&](ir::Sink& s) { return ir::writeDocument(*impl_->doc, options, s); }))
+        raise(*err);
+}
+
+std::string Program::to_bytes(Format format) const {
+    auto bytes = ir::writeToString(*impl_->doc, ir::WriteOptions{toIr(format), false});
+    if (!bytes) raise(bytes.error());
+    return std::move(*bytes);
+}
+
+// --- Pass, passes ---------------------------------------------------------------------------------
+
+Pass::Pass(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+const std::string& Pass::name() const { return impl_->name; }
+
+Program Pass::operator()(Program program) const {
+    run(*impl_->pipeline, *program.impl_->doc);
+    return program;
+}
+
+std::string defaultPluginDir() {
+    if (const char* dir = std::getenv("PTOPLUG_PLUGIN_DIR"); dir && *dir) return dir;
+    Dl_info info{};
+    if (::dladdr(reinterpret_cast<void*>(&defaultPluginDir), &info) == 0 || !info.dli_fname) return "lib/ptoplug";
+    std::error_code ec;
+    fs::path binary = fs::canonical(info.dli_fname, ec);
+    return (binary.parent_path().parent_path() / "lib" / "ptoplug").string();
+}
+
+namespace passes {
+
+Pass MaterializeDistTensorCtx() { return MaterializeDistTensorCtx(defaultPluginDir()); }
+
+Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
+    const std::string name = "MaterializeDistTensorCtx";
+    for (const std::string& path : manifestsIn(pluginDir)) {
+        auto manifest = host::readManifest(path);
+        if (!manifest || std::none_of(manifest->passes.begin(), manifest->passes.end(),
+                                      [&](const host::ManifestPass& p) { return p.name == name; }))
+            continue;
+        auto plugin = host::loadFromManifest(path);
+        if (!plugin) raise(plugin.error());
+        auto impl = std::make_shared<Pass::Impl>();
+        impl->name = name;
+        impl->pipeline = std::make_unique<host::Pipeline>();
+        impl->pipeline->plugins.push_back(std::move(*plugin));
+        const host::Plugin& loaded = impl->pipeline->plugins.back();
+        const host::ManifestPass& declared = *std::find_if(loaded.manifest.passes.begin(), loaded.manifest.passes.end(),
+                                                           [&](const host::ManifestPass& p) { return p.name == name; });
+        impl->pipeline->stages.push_back(host::Stage{name, 1, declared.required, declared.produced,
+                                                     declared.invalidated, &loaded, loaded.loaded->pass(name)});
+        return Pass(std::move(impl));
+    }
+    throw FileError("no plugin in " + pluginDir + " provides pass " + name +
+                    " (set PTOPLUG_PLUGIN_DIR, or pass the folder of its manifest)");
+}
+
+}  // namespace passes
+
+// --- PassManager ---------------------------------------------------------------------------------
+
+PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins) {
+    std::vector<std::string> all = defaultPlugins ? manifestsIn(defaultPluginDir()) : std::vector<std::string>{};
+    all.insert(all.end(), manifests.begin(), manifests.end());
+    std::vector<host::Plugin> plugins;
+    for (const std::string& path : all) {
+        auto plugin = host::loadFromManifest(path);
+        if (!plugin) raise(plugin.error());
+        plugins.push_back(std::move(*plugin));
+    }
+    auto pipeline = host::buildPipeline(std::move(plugins));
+    if (!pipeline) raise(pipeline.error());
+    auto impl = std::make_shared<Impl>();
+    impl->pipeline = std::move(*pipeline);
+    impl_ = std::move(impl);
+}
+
+Program PassManager::run(Program program) const {
+    ptoplug::run(*impl_->pipeline, *program.impl_->doc);
+    return program;
+}
+
+std::string PassManager::describe() const { return host::describePipeline(*impl_->pipeline); }
+
+}  // namespace ptoplug

@@ -1,0 +1,72 @@
+// The C++ API as its users have it (linked to libptoplug.so): pypto's fixtures through
+// passes::MaterializeDistTensorCtx() give pypto's output; rejected programs throw PassError with
+// pypto's message; files and formats behave.
+#include <ptoplug/ptoplug.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/fixtures.h"
+#include "support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fixture(const std::string& name, const std::string& file) {
+    return (fs::path(ptoplug::test::dataDir()) / "pypto-unit" / name / file).string();
+}
+
+TEST(CppApi, ThePassGivesPyptosOutput) {
+    const ptoplug::Pass pass = ptoplug::passes::MaterializeDistTensorCtx();
+    EXPECT_EQ(pass.name(), "MaterializeDistTensorCtx");
+    for (const char* name : {"param_alias_forwards_materialized_comm_ctx_param",
+                             "buffer_aliasing_view_inherits_source_context", "return_call_reuses_returned_param_ctx"}) {
+        ptoplug::Program program = ptoplug::Program::read(fixture(name, "before.msgpack"));
+        program = pass(std::move(program));
+        EXPECT_TRUE(program.to_bytes(ptoplug::Format::MsgPack) ==
+                    ptoplug::test::readBytes(fixture(name, "after.msgpack")))
+            << name;
+    }
+}
+
+TEST(CppApi, ARejectedProgramThrowsPassErrorWithPyptosMessage) {
+    const std::string name = "device_call_without_materialized_context_rejects_synthesized_prefix";
+    ptoplug::Program program = ptoplug::Program::from_bytes(ptoplug::test::readBytes(fixture(name, "before.msgpack")));
+    try {
+        ptoplug::passes::MaterializeDistTensorCtx()(std::move(program));
+        FAIL() << "no PassError";
+    } catch (const ptoplug::PassError& e) {
+        EXPECT_FALSE(e.internal());
+        EXPECT_EQ(std::string(e.what()).rfind("Cannot determine the communication context", 0), 0u) << e.what();
+        ASSERT_FALSE(e.diagnostics().empty());
+        EXPECT_EQ(e.diagnostics()[0].rule, "MaterializeDistTensorCtx.E4");
+        EXPECT_EQ(e.diagnostics()[0].severity, "error");
+    }
+}
+
+TEST(CppApi, ProgramsReadAndWriteBothFormats) {
+    ptoplug::test::TempDir tmp;
+    const std::string name = "param_alias_forwards_materialized_comm_ctx_param";  // not a host program (§11.5)
+    ptoplug::Program program = ptoplug::Program::read(fixture(name, "before.json"));
+    EXPECT_EQ(program.format(), ptoplug::Format::Json);
+    program.write(tmp / "out.msgpack");  // the extension chooses the format
+    EXPECT_TRUE(ptoplug::test::readBytes(tmp / "out.msgpack") ==
+                ptoplug::test::readBytes(fixture(name, "before.msgpack")));
+    EXPECT_TRUE(program.to_bytes(ptoplug::Format::Json) == ptoplug::test::readBytes(fixture(name, "before.json")));
+    EXPECT_THROW(ptoplug::Program::from_bytes("not IR"), ptoplug::FileError);
+    EXPECT_THROW(ptoplug::Program::read(tmp / "missing.msgpack"), ptoplug::FileError);
+    EXPECT_THROW(program.write(tmp / "no/such/dir/out.json"), ptoplug::FileError);
+}
+
+TEST(CppApi, PassManagerRunsTheDefaultPipelineWithThePlugins) {
+    const ptoplug::PassManager manager;
+    EXPECT_NE(manager.describe().find("MaterializeDistTensorCtx"), std::string::npos);
+    const std::string name = "wrapper_calls_forward_materialized_comm_ctx_params_Group";
+    ptoplug::Program program = manager.run(ptoplug::Program::read(fixture(name, "before.msgpack")));
+    EXPECT_TRUE(program.to_bytes(ptoplug::Format::MsgPack) == ptoplug::test::readBytes(fixture(name, "after.msgpack")));
+    EXPECT_THROW(ptoplug::passes::MaterializeDistTensorCtx("/nonexistent"), ptoplug::FileError);
+}
+
+}  // namespace
