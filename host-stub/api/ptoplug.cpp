@@ -118,6 +118,9 @@ std::string Program::to_bytes(Format format) const {
 Pass::Pass(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
 const std::string& Pass::name() const { return impl_->name; }
+const std::vector<std::string>& Pass::required() const { return impl_->pipeline->stages[0].required; }
+const std::vector<std::string>& Pass::produced() const { return impl_->pipeline->stages[0].produced; }
+const std::vector<std::string>& Pass::invalidated() const { return impl_->pipeline->stages[0].invalidated; }
 
 Program Pass::operator()(Program program) const {
     run(*impl_->pipeline, *program.impl_->doc);

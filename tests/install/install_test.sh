@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The installed package as its users have it: install the build tree into a prefix, move the prefix
 # (it must be relocatable), build examples/out_of_tree against it, and run the installed tools on it.
-#   install_test.sh BUILD_DIR SOURCE_DIR
+#   install_test.sh BUILD_DIR SOURCE_DIR [PYTHON]
 set -euo pipefail
 build=$1
 source=$2
@@ -30,6 +30,17 @@ grep -q ", 0 failed" "$work/check"
 "$work/oot/materialize" "$source/examples/dispatch_6.json" "$work/api.json"
 "$prefix/bin/pto-host" run "$source/examples/dispatch_6.json" -o "$work/host.json" 2>/dev/null
 cmp "$work/api.json" "$work/host.json"
+
+# The Python package, installed, for the interpreter it was built for.
+if [ -n "${3:-}" ]; then
+  PYTHONPATH="$prefix/lib/python3/dist-packages" "$3" -c "
+import sys
+from ptoplug import passes
+data = open(sys.argv[1], 'rb').read()
+open(sys.argv[2], 'wb').write(passes.materialize_dist_tensor_ctx()(data))" \
+    "$source/examples/dispatch_6.json" "$work/python.json"
+  cmp "$work/python.json" "$work/host.json"
+fi
 
 # pkg-config finds the ABI headers relative to the moved prefix.
 if command -v pkg-config >/dev/null; then

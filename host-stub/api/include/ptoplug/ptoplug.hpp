@@ -92,6 +92,10 @@ public:
     /// Runs the pass, then the structural check and its verifiers; throws PassError.
     Program operator()(Program program) const;
     const std::string& name() const;
+    /// The IR properties the pass requires, produces and invalidates (pypto's PassProperties).
+    const std::vector<std::string>& required() const;
+    const std::vector<std::string>& produced() const;
+    const std::vector<std::string>& invalidated() const;
 
     struct Impl;
     explicit Pass(std::shared_ptr<const Impl> impl);

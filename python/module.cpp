@@ -1,0 +1,63 @@
+// The `ptoplug._ptoplug` extension: the C++ API (ptoplug.hpp) for Python. The package around it
+// (python/ptoplug/) adds bytes and pypto Programs in, the same kind out, and pypto's pass wrapper.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <ptoplug/ptoplug.hpp>
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_ptoplug, m) {
+    m.doc() = "ptoplug: run pypto pass plugins over serialized programs";
+    // PassError is a ValueError and InternalError a RuntimeError, as pypto raises them; the classes are
+    // defined in Python (ptoplug/errors.py) and registered here.
+    py::module_ errors = py::module_::import("ptoplug.errors");
+    static py::object passError = errors.attr("PassError");
+    static py::object internalError = errors.attr("InternalError");
+    static py::object fileError = errors.attr("FileError");
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const ptoplug::PassError& e) {
+            py::list diagnostics;
+            for (const ptoplug::Diagnostic& d : e.diagnostics())
+                diagnostics.append(py::dict(py::arg("severity") = d.severity, py::arg("rule") = d.rule,
+                                            py::arg("message") = d.message, py::arg("file") = d.file,
+                                            py::arg("line") = d.line, py::arg("column") = d.column));
+            py::object error = (e.internal() ? internalError : passError)(e.what(), diagnostics);
+            PyErr_SetObject(error.get_type().ptr(), error.ptr());
+        } catch (const ptoplug::FileError& e) {
+            PyErr_SetString(fileError.ptr(), e.what());
+        }
+    });
+
+    py::enum_<ptoplug::Format>(m, "Format")
+        .value("MSGPACK", ptoplug::Format::MsgPack)
+        .value("JSON", ptoplug::Format::Json);
+
+    py::class_<ptoplug::Program>(m, "Program")
+        .def_static("read", &ptoplug::Program::read, py::arg("path"))
+        .def_static(
+            "from_bytes", [](py::bytes b) { return ptoplug::Program::from_bytes(std::string(b)); }, py::arg("data"))
+        .def("write", py::overload_cast<const std::string&>(&ptoplug::Program::write, py::const_), py::arg("path"))
+        .def(
+            "to_bytes", [](const ptoplug::Program& p, ptoplug::Format f) { return py::bytes(p.to_bytes(f)); },
+            py::arg("format"))
+        .def_property_readonly("format", &ptoplug::Program::format);
+
+    py::class_<ptoplug::Pass>(m, "Pass")
+        .def(
+            "run",
+            [](const ptoplug::Pass& pass, ptoplug::Program& program) {
+                // In place: the Python object stays the one program, now transformed.
+                program = pass(std::move(program));
+            },
+            py::arg("program"))
+        .def_property_readonly("name", &ptoplug::Pass::name)
+        .def_property_readonly("required", &ptoplug::Pass::required)
+        .def_property_readonly("produced", &ptoplug::Pass::produced)
+        .def_property_readonly("invalidated", &ptoplug::Pass::invalidated);
+
+    m.def("materialize_dist_tensor_ctx",
+          py::overload_cast<const std::string&>(&ptoplug::passes::MaterializeDistTensorCtx), py::arg("plugin_dir"));
+}

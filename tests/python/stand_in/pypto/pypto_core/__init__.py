@@ -1,0 +1,1 @@
+from pypto.pypto_core import passes  # noqa: F401

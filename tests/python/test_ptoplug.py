@@ -1,0 +1,68 @@
+"""The Python package as its users have it: `from ptoplug import passes`, on bytes of both formats and
+on (stand-in) pypto Programs, errors as pypto raises them, and the wrapper pypto's PassManager runs.
+Run: PYTHONPATH=build/python:tests/python/stand_in PTOPLUG_TEST_DATA=tests/data python -m unittest"""
+import os
+import unittest
+
+from ptoplug import FileError, InternalError, PassError, passes
+import pypto
+from pypto.pypto_core import passes as pypto_passes
+
+DATA = os.path.join(os.environ["PTOPLUG_TEST_DATA"], "pypto-unit")
+
+
+def fixture(name, file):
+    with open(os.path.join(DATA, name, file), "rb") as f:
+        return f.read()
+
+
+class BytesIn(unittest.TestCase):
+    def test_each_format_gives_pyptos_output_in_that_format(self):
+        name = "param_alias_forwards_materialized_comm_ctx_param"
+        for ext in ("msgpack", "json"):
+            out = passes.materialize_dist_tensor_ctx()(fixture(name, "before." + ext))
+            self.assertEqual(out, fixture(name, "after." + ext), ext)
+
+    def test_a_rejected_program_raises_pass_error_with_pyptos_message(self):
+        name = "device_call_without_materialized_context_rejects_synthesized_prefix"
+        with self.assertRaises(PassError) as raised:
+            passes.materialize_dist_tensor_ctx()(fixture(name, "before.msgpack"))
+        self.assertIsInstance(raised.exception, ValueError)
+        self.assertTrue(str(raised.exception).startswith("Cannot determine the communication context"))
+        self.assertEqual(raised.exception.diagnostics[0]["rule"], "MaterializeDistTensorCtx.E4")
+
+    def test_bad_input_raises_file_error_and_errors_are_pyptos_kinds(self):
+        with self.assertRaises(FileError):
+            passes.materialize_dist_tensor_ctx()(b"not IR")
+        with self.assertRaises(TypeError):
+            passes.materialize_dist_tensor_ctx()(42)
+        self.assertTrue(issubclass(InternalError, RuntimeError))
+
+
+class PyptoProgramsIn(unittest.TestCase):
+    def test_a_pypto_program_comes_back_built_from_ptoplugs_bytes(self):
+        # A host program: pypto cannot read its own bytes of it (docs/ir_format.md §11.5).
+        name = "host_dispatch_materializes_comm_ctx_args"
+        before = pypto.ir.Program(fixture(name, "before.msgpack"))
+        pypto.ir.deserialized.clear()
+        after = passes.materialize_dist_tensor_ctx()(before)
+        self.assertIsInstance(after, pypto.ir.Program)
+        self.assertEqual(pypto.ir.deserialized, [after.data])
+        self.assertNotEqual(after.data, before.data)
+        again = passes.materialize_dist_tensor_ctx()(fixture(name, "before.msgpack"))
+        self.assertEqual(after.data, again)
+
+    def test_as_pypto_pass_carries_the_name_properties_and_transform(self):
+        wrapped = passes.materialize_dist_tensor_ctx().as_pypto_pass()
+        self.assertEqual(wrapped.name, "MaterializeDistTensorCtx")
+        p = pypto_passes.IRProperty
+        self.assertEqual(wrapped.properties.required.items, {p.CommDomainScopesMaterialized, p.ReturnParamsExplicit})
+        self.assertEqual(wrapped.properties.produced.items, {p.CommDomainScopesMaterialized, p.DistTensorCtxMaterialized})
+        self.assertEqual(wrapped.properties.invalidated.items, set())
+        name = "param_alias_forwards_materialized_comm_ctx_param"
+        out = wrapped(pypto.ir.Program(fixture(name, "before.msgpack")))
+        self.assertEqual(out.data, fixture(name, "after.msgpack"))
+
+
+if __name__ == "__main__":
+    unittest.main()
