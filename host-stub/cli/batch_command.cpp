@@ -10,6 +10,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
         std::vector<std::string> inputs;
         std::string outDir;
         std::string shard;
+        host::InputFilter filter;
     };
     auto args = std::make_shared<Args>();
     CLI::App* batch = app.add_subcommand("batch", "run the pipeline over many programs, each isolated");
@@ -30,6 +31,10 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                        ? std::string()
                        : std::string("--shard takes K/N with 1 <= K <= N, e.g. 2/8");
         });
+    batch->add_option("--include", args->filter.include,
+                      "only files (in folders and globs) whose relative path matches this pattern (repeatable; "
+                      "default: *.json and *.msgpack)");
+    batch->add_option("--exclude", args->filter.exclude, "skip files whose relative path matches (repeatable)");
     batch->add_option("--report", cli.isolation.reportPath,
                       "write one JSON line per file here: input, output, status, exit code, diagnostic counts, "
                       "seconds, input and output sha256");
@@ -40,7 +45,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
                 if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
-                auto items = host::expandBatchInputs(args->inputs, args->outDir);
+                auto items = host::expandBatchInputs(args->inputs, args->outDir, args->filter);
                 if (!items) return cli.fail(items.error(), host::kExitUsage);
                 if (!args->shard.empty()) {
                     unsigned k = 1, n = 1;

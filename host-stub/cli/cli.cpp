@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -33,6 +34,7 @@ Cli::Cli(CLI::App& app) {
     app.add_flag("--no-default-plugins", noDefaultPlugins_, "do not load the plugins installed beside pto-host");
     app.add_option("--diagnostics-format", diagnosticsFormat_, "text (file:line:col: error: [rule] message) or json")
         ->check(CLI::IsMember({"text", "json"}));
+    app.add_flag("-v,--verbose", verbose_, "say more (e.g. which pipeline stages the stub host skips)");
 }
 
 void Cli::addOutputOptions(CLI::App* command) {
@@ -83,6 +85,29 @@ void Cli::finishParsing() {
     file.outputFormat = format_ == "json"      ? ir::Format::Json
                         : format_ == "msgpack" ? ir::Format::MsgPack
                                                : ir::Format::Auto;
+}
+
+bool Cli::chooseOutputFormat(const std::string& output, ir::Format inputFormatIfKnown) {
+    const std::string ext = fs::path(output).extension().string();
+    const ir::Format byName = ext == ".json"      ? ir::Format::Json
+                              : ext == ".msgpack" ? ir::Format::MsgPack
+                                                  : ir::Format::Auto;
+    if (byName != ir::Format::Auto && file.outputFormat != ir::Format::Auto && file.outputFormat != byName) {
+        fail(fileError(output, "--format " + format_ + " contradicts the output's name",
+                       "drop --format (the extension decides), or name the output ." + format_),
+             host::kExitUsage);
+        return false;
+    }
+    if (byName != ir::Format::Auto) file.outputFormat = byName;
+    const ir::Format effective = file.outputFormat != ir::Format::Auto ? file.outputFormat : inputFormatIfKnown;
+    const bool toStdout = output == "-" || output == "/dev/stdout";
+    if (toStdout && effective != ir::Format::Json && ::isatty(io::hostStdout())) {
+        fail(fileError("<stdout>", "refusing to write MessagePack to a terminal",
+                       "write it to a file with -o FILE.msgpack, pipe it, or ask for --format json"),
+             host::kExitUsage);
+        return false;
+    }
+    return true;
 }
 
 int Cli::fail(const Error& error, int exitCode) const {

@@ -30,6 +30,11 @@ public:
     bool propertiesAreVerified(const host::Pipeline& pipeline) const;
     /// Applies what the parsed options imply (formats); call once after parsing.
     void finishParsing();
+    /// The output format of a command writing `output`: the -o extension (.json, .msgpack) decides,
+    /// --format must agree with it, and MessagePack is never written to a terminal. False after
+    /// printing why (exit 2).
+    bool chooseOutputFormat(const std::string& output, ir::Format inputFormatIfKnown = ir::Format::Auto);
+    bool verbose() const { return verbose_; }
 
     host::DiagnosticsFormat diagnostics() const { return file.diagnostics; }
     /// Prints `error` on stderr; returns `exitCode`.
@@ -52,6 +57,7 @@ private:
     std::string format_;
     bool noVerify_ = false;
     bool inPlace_ = false;
+    bool verbose_ = false;
 };
 
 /// A subcommand: its CLI11 app and what runs when it was chosen (returns the exit code).

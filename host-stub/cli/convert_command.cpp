@@ -19,6 +19,7 @@ Command addConvertCommand(CLI::App& app, Cli& cli) {
     return {convert, [&cli, args] {
                 auto doc = ir::readFile(args->input);
                 if (!doc) return cli.fail(doc.error(), host::kExitBadInput);
+                if (!cli.chooseOutputFormat(args->output, (*doc)->inputFormat())) return int{host::kExitUsage};
                 host::FileReport written = host::writeProgram(**doc, args->output, cli.file);
                 std::cerr << written.messages;
                 return written.exitCode;

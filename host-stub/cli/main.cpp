@@ -17,6 +17,7 @@ int main(int argc, char** argv) try {
     app.set_version_flag("--version", std::string("pto-host 0.1.0 (ptoplug ABI ") + std::to_string(PTO_ABI_MAJOR) +
                                           "." + std::to_string(PTO_ABI_MINOR) + ")");
     app.require_subcommand(1);
+    app.fallthrough();  // global options may also follow the subcommand
     app.footer(
         "Exit codes: 0 success; 1 the input program has errors (diagnostics); 2 bad command line or outputs that\n"
         "would overwrite inputs; 3 bad input file; 4 manifest, plugin or pipeline problem; 5 internal error or a\n"

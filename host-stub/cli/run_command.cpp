@@ -1,4 +1,5 @@
 // pto-host run: one program through the pipeline, in a worker like every file of a batch.
+#include <filesystem>
 #include <iostream>
 
 #include "cli/cli.h"
@@ -16,20 +17,39 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
     run->add_option("-o,--output", args->output, "output file (- for stdout, the default)");
     cli.addOutputOptions(run);
     run->add_flag("--print-ir-before", cli.file.printBefore, "print the program (pypto-style text) on stderr first");
-    run->add_flag("--print-ir-after", cli.file.printAfter, "print the transformed program on stderr");
+    auto printAfter = std::make_shared<std::vector<std::string>>();
+    run->add_option("--print-ir-after", *printAfter,
+                    "print the program on stderr after the pipeline, or with =PASS after that pass (repeatable)")
+        ->expected(0, 1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    run->add_flag("--print-ir-after-failure", cli.file.printAfterFailure,
+                  "print the program as a failing pass left it");
+    run->add_option("--dump-ir", cli.file.dumpDir, "write the program after each pass to DIR/NN_after_<Pass>.py");
     run->add_flag("--time-passes", cli.file.timePasses, "report the time of every phase on stderr");
     cli.addVerifyFlag(run);
     cli.addIsolationOptions(run);
-    return {run, [&cli, args] {
+    return {run, [&cli, args, printAfter] {
+                for (const std::string& pass : *printAfter) {
+                    if (pass.empty())
+                        cli.file.printAfter = true;
+                    else
+                        cli.file.printAfterPasses.push_back(pass);
+                }
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
                 if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
                 size_t skipped = 0;
                 for (const host::Stage& s : (*pipeline)->stages) skipped += s.plugin ? 0 : 1;
-                if (skipped)
+                if (skipped && cli.verbose())
                     std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
                               << " pipeline stages are not implemented by the stub host and are skipped (pto-host "
                                  "pipeline lists them)\n";
+                if (!cli.chooseOutputFormat(args->output)) return int{host::kExitUsage};
+                if (!cli.file.dumpDir.empty()) {
+                    std::error_code ec;
+                    std::filesystem::create_directories(cli.file.dumpDir, ec);
+                }
                 std::vector<host::BatchItem> one{{args->input, args->output, {}, args->input}};
                 if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};
                 host::IsolationOptions isolation = cli.isolation;

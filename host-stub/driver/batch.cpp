@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <poll.h>
 #include <sched.h>
@@ -42,10 +43,15 @@ std::optional<FileId> fileId(const std::string& path) {
 
 class InputLister {
 public:
-    InputLister(std::vector<BatchItem>& items, const std::string& outDir) : items_(items), outDir_(outDir) {}
+    InputLister(std::vector<BatchItem>& items, const std::string& outDir, const InputFilter& filter)
+        : items_(items), outDir_(outDir), filter_(filter) {}
 
     void file(const fs::path& input, const fs::path& relative) {
         items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}, relative.string()});
+    }
+    // A file found in a folder or by a glob: an input if the filter admits it.
+    void found(const fs::path& input, const fs::path& relative) {
+        if (filter_.admits(relative.string())) file(input, relative);
     }
 
     // Follows linked folders, but never into a folder it is already inside (a link loop).
@@ -68,7 +74,7 @@ public:
             } else if (fs::is_directory(st)) {
                 folder(entry, rel);
             } else if (fs::is_regular_file(st)) {
-                file(entry, rel);
+                found(entry, rel);
             } else {
                 problem(entry, rel, "not a regular file (a FIFO, socket or device)");
             }
@@ -82,6 +88,7 @@ private:
     }
     std::vector<BatchItem>& items_;
     const std::string& outDir_;
+    const InputFilter& filter_;
     std::set<FileId> inside_;
 };
 
@@ -272,9 +279,17 @@ std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uin
     return mine;
 }
 
-Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir) {
+bool InputFilter::admits(const std::string& relative) const {
+    auto matches = [&](const std::string& pattern) { return ::fnmatch(pattern.c_str(), relative.c_str(), 0) == 0; };
+    static const std::vector<std::string> kIrFiles = {"*.json", "*.msgpack"};
+    const std::vector<std::string>& in = include.empty() ? kIrFiles : include;
+    return std::any_of(in.begin(), in.end(), matches) && std::none_of(exclude.begin(), exclude.end(), matches);
+}
+
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                                   const InputFilter& filter) {
     std::vector<BatchItem> items;
-    InputLister lister(items, outDir);
+    InputLister lister(items, outDir, filter);
     for (const std::string& arg : inputs) {
         std::error_code ec;
         if (fs::is_directory(arg, ec)) {
@@ -288,7 +303,7 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
                     if (fs::is_directory(match, ec))
                         lister.folder(match, match.lexically_relative(base));
                     else if (fs::is_regular_file(match, ec))
-                        lister.file(match, match.lexically_relative(base));
+                        lister.found(match, match.lexically_relative(base));
                 }
             globfree(&g);
         } else if (fs::is_regular_file(arg, ec)) {
@@ -297,6 +312,9 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
             return fileError(arg, "no such input file or directory", "check the path");
         }
     }
+    if (items.empty())
+        return fileError(inputs.empty() ? "" : inputs.front(), "no input file matched",
+                         "check the paths, or widen --include (by default *.json and *.msgpack)");
     // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
     // syscalls in the parent, which would serialize the workers.
     std::map<std::string, std::string> outputs;

@@ -19,11 +19,20 @@ struct BatchItem {
 };
 
 /// Files, directories (recursively, following linked folders once; outputs keep the relative path)
-/// and globs, mapped into `outDir` under their own names. Paths are computed from the inputs as given,
-/// never from a link's target. An unusable entry inside a tree (a loop, an unreadable folder, a
-/// dangling link, a FIFO) becomes an item with a `problem`; a missing top-level input, two inputs with
-/// one output, or an output that is an input are errors.
-Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir);
+/// and globs, mapped into `outDir` under their own names; an input list that matches no file is an error. Paths are
+/// computed from the inputs as given, never from a link's target. An unusable entry inside a tree (a loop, an
+/// unreadable folder, a dangling link, a FIFO) becomes an item with a `problem`; a missing top-level input, two inputs
+/// with one output, or an output that is an input are errors. Which files found in folders and globs are inputs (files
+/// named on the command line always are): those whose path below their folder matches an `include` pattern (default:
+/// *.json, *.msgpack) and no `exclude` pattern (fnmatch; `*` matches across folders).
+struct InputFilter {
+    std::vector<std::string> include;
+    std::vector<std::string> exclude;
+    bool admits(const std::string& relative) const;
+};
+
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                                   const InputFilter& filter = {});
 
 /// Fails unless `allowInPlace` when an output would be written to a path that is, or resolves to, one
 /// of the inputs, or `outDir` is or lies inside an input folder (the pass is not idempotent).

@@ -181,6 +181,21 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         RunOutcome outcome = runThroughAbi(doc, stage.pass->run);
         timed("pass " + stage.name);
         for (const Diagnostic& d : outcome.diagnostics) emit(d);
+        // The printed IR is the program as the pass left it, before the host judges it.
+        if (std::find(options.printAfterPasses.begin(), options.printAfterPasses.end(), stage.name) !=
+                options.printAfterPasses.end() ||
+            (options.printAfterFailure && outcome.failed()))
+            report.messages += "// IR after " + stage.name + "\n" + ir::printProgram(doc);
+        if (!options.dumpDir.empty()) {
+            char prefix[24];
+            std::snprintf(prefix, sizeof prefix, "%02zu", i);
+            std::string path = options.dumpDir + "/" + prefix + "_after_" + stage.name + ".py";
+            if (auto err = io::writeOutput(path, [&](ir::Sink& sink) {
+                    sink.write(ir::printProgram(doc));
+                    return Status();
+                }))
+                report.messages += formatError(*err, options.diagnostics);
+        }
         if (outcome.failed()) {
             Failure f = classify(outcome, "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin));
             if (!f.message.empty()) return fail(f.code, f.rule, f.message);
@@ -191,6 +206,8 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         enter(Phase::Check, index);
         auto broken = ir::checkStructure(doc);
         timed("structural check after " + stage.name);
+        if (broken && options.printAfterFailure)
+            report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
         if (broken)
             return fail(kExitInternal, "pto-host.invalid-ir",
                         "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin) +

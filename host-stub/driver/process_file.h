@@ -35,7 +35,10 @@ struct FileOptions {
     std::vector<std::string> verifyProperties;
     bool runPasses = true;  ///< false: read, verify verifyProperties, write nothing
     bool printBefore = false;
-    bool printAfter = false;
+    bool printAfter = false;                    ///< the program after the whole pipeline
+    std::vector<std::string> printAfterPasses;  ///< the program after each pass of these names
+    bool printAfterFailure = false;             ///< the program as a failing pass left it
+    std::string dumpDir;                        ///< "": none; else NN_after_<Pass>.py per pass (pypto's naming)
     bool timePasses = false;
     DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;
 };

@@ -455,3 +455,88 @@ TEST(HostVerify, InconsistentCallsAreLocatedAndNamed) {
 
 }  // namespace
 }  // namespace ptoplug
+
+namespace ptoplug {
+namespace {
+
+const std::string kNormal = "param_alias_forwards_materialized_comm_ctx_param";
+
+std::string normalInput(const std::string& ext) {
+    return test::dataDir() + "/pypto-unit/" + kNormal + "/before." + ext;
+}
+
+TEST(HostConventions, TheOutputNameChoosesTheFormat) {
+    TempDir tmp;
+    ASSERT_EQ(runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "out.json"}).exitCode, 0);
+    EXPECT_TRUE(test::readBytes(tmp / "out.json") ==
+                test::readBytes(test::dataDir() + "/pypto-unit/" + kNormal + "/after.json"));
+    ASSERT_EQ(runProcess({kHost, "convert", normalInput("json"), "-o", tmp / "x.msgpack"}).exitCode, 0);
+    EXPECT_TRUE(test::readBytes(tmp / "x.msgpack") == test::readBytes(normalInput("msgpack")));
+    auto clash = runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "y.json", "--format", "msgpack"});
+    EXPECT_EQ(clash.exitCode, 2);
+    EXPECT_NE(clash.err.find("--format msgpack contradicts the output's name"), std::string::npos) << clash.err;
+    EXPECT_FALSE(fs::exists(tmp / "y.json"));
+}
+
+TEST(HostConventions, GlobalOptionsFollowTheSubcommandAndNotesNeedVerbose) {
+    TempDir tmp;
+    auto quiet =
+        runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "a.msgpack", "--diagnostics-format", "json"});
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+    auto verbose = runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "b.msgpack", "-v"});
+    EXPECT_NE(verbose.err.find("pipeline stages are not implemented by the stub host"), std::string::npos);
+    EXPECT_EQ(runProcess({kHost, "pipeline", "--no-default-plugins"}).exitCode, 0);
+}
+
+TEST(HostConventions, IrIsPrintedAndDumpedAfterNamedPasses) {
+    TempDir tmp;
+    auto r = runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "out.msgpack",
+                         "--print-ir-after=MaterializeDistTensorCtx", "--dump-ir", tmp / "dump"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("// IR after MaterializeDistTensorCtx\n# pypto.program"), std::string::npos) << r.err;
+    std::vector<std::string> dumped;
+    for (const auto& e : fs::directory_iterator(tmp / "dump")) dumped.push_back(e.path().filename().string());
+    ASSERT_EQ(dumped.size(), 1u);
+    EXPECT_EQ(dumped[0].substr(2), "_after_MaterializeDistTensorCtx.py");
+    const std::string failing = test::dataDir() +
+                                "/pypto-unit/device_call_without_materialized_context_rejects_synthesized_prefix/"
+                                "before.msgpack";
+    auto failed = runProcess({kHost, "run", failing, "-o", tmp / "f.msgpack", "--print-ir-after-failure"});
+    EXPECT_EQ(failed.exitCode, 1);
+    EXPECT_NE(failed.err.find("// IR after MaterializeDistTensorCtx\n"), std::string::npos) << failed.err;
+}
+
+TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
+    TempDir in, out, other;
+    fs::copy_file(normalInput("msgpack"), in / "a.msgpack");
+    fs::copy_file(normalInput("json"), in / "b.json");
+    test::writeBytes(in / "notes.txt", "not a program");
+    auto r = runProcess({kHost, "batch", in.path(), "--out-dir", out.path()});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("2 files, 2 ok"), std::string::npos) << r.err;
+    auto excluded = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--exclude", "*.json"});
+    EXPECT_NE(excluded.err.find("1 files, 1 ok"), std::string::npos) << excluded.err;
+    auto none = runProcess({kHost, "batch", other.path(), "--out-dir", out.path()});
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_NE(none.err.find("no input file matched"), std::string::npos) << none.err;
+}
+
+}  // namespace
+}  // namespace ptoplug
+
+namespace ptoplug {
+namespace {
+
+TEST(HostConventions, MessagePackIsNotWrittenToATerminal) {
+    if (!fs::exists("/usr/bin/script")) GTEST_SKIP() << "no script(1) to give pto-host a terminal";
+    auto r = runProcess({"/usr/bin/script", "-qec", kHost + " run '" + normalInput("msgpack") + "' -o -", "/dev/null"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.out.find("refusing to write MessagePack to a terminal"), std::string::npos) << r.out;
+    auto json = runProcess(
+        {"/usr/bin/script", "-qec", kHost + " run '" + normalInput("msgpack") + "' -o - --format json", "/dev/null"});
+    EXPECT_EQ(json.exitCode, 0) << json.out;
+}
+
+}  // namespace
+}  // namespace ptoplug
