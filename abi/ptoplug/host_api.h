@@ -81,7 +81,8 @@ typedef struct pto_function_info {
 typedef struct pto_diagnostic {
     size_t struct_size; /**< sizeof(pto_diagnostic) */
     pto_severity severity;
-    pto_string rule;    /**< a stable rule name tools can match, e.g. "MaterializeDistTensorCtx.E4" */
+    pto_string rule;    /**< a stable rule id tools can match: "Plugin/readable-name", e.g.
+                            "MaterializeDistTensorCtx/unresolved-context" */
     pto_string message; /**< the full message, UTF-8 */
     pto_node node;      /**< the node whose span locates the diagnostic; may be null (no location) */
 } pto_diagnostic;

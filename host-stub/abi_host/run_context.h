@@ -21,6 +21,8 @@ struct Diagnostic {
     int64_t column = -1;
     int64_t endLine = -1;
     int64_t endColumn = -1;
+    std::string pass;    ///< the pass or verifier (property) that reported it, once the host knows
+    std::string plugin;  ///< that pass's plugin
 };
 
 }  // namespace ptoplug::host

@@ -32,8 +32,9 @@ Cli::Cli(CLI::App& app) {
     app.add_option("--plugin", pluginManifests_, "load the plugin declared by this manifest (repeatable)")
         ->check(CLI::ExistingFile);
     app.add_flag("--no-default-plugins", noDefaultPlugins_, "do not load the plugins installed beside pto-host");
-    app.add_option("--diagnostics-format", diagnosticsFormat_, "text (file:line:col: error: [rule] message) or json")
-        ->check(CLI::IsMember({"text", "json"}));
+    app.add_option("--diagnostics-format", diagnosticsFormat_,
+                   "text (file:line:col: error: message [rule]), json (one object a line) or sarif (SARIF 2.1.0)")
+        ->check(CLI::IsMember({"text", "json", "sarif"}));
     app.add_flag("-v,--verbose", verbose_, "say more (e.g. which pipeline stages the stub host skips)");
 }
 
@@ -80,7 +81,9 @@ bool Cli::propertiesAreVerified(const host::Pipeline& pipeline) const {
 }
 
 void Cli::finishParsing() {
-    file.diagnostics = diagnosticsFormat_ == "json" ? host::DiagnosticsFormat::Json : host::DiagnosticsFormat::Text;
+    file.diagnostics = diagnosticsFormat_ == "json"    ? host::DiagnosticsFormat::Json
+                       : diagnosticsFormat_ == "sarif" ? host::DiagnosticsFormat::Sarif
+                                                       : host::DiagnosticsFormat::Text;
     file.verify = !noVerify_;
     file.outputFormat = format_ == "json"      ? ir::Format::Json
                         : format_ == "msgpack" ? ir::Format::MsgPack
@@ -111,7 +114,7 @@ bool Cli::chooseOutputFormat(const std::string& output, ir::Format inputFormatIf
 }
 
 int Cli::fail(const Error& error, int exitCode) const {
-    std::cerr << host::formatError(error, diagnostics());
+    host::writeDiagnostics(host::formatError(error, diagnostics()), diagnostics());
     return exitCode;
 }
 

@@ -21,7 +21,7 @@ Command addConvertCommand(CLI::App& app, Cli& cli) {
                 if (!doc) return cli.fail(doc.error(), host::kExitBadInput);
                 if (!cli.chooseOutputFormat(args->output, (*doc)->inputFormat())) return int{host::kExitUsage};
                 host::FileReport written = host::writeProgram(**doc, args->output, cli.file);
-                std::cerr << written.messages;
+                host::writeDiagnostics(written.messages, cli.diagnostics());
                 return written.exitCode;
             }};
 }

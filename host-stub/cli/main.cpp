@@ -34,7 +34,11 @@ int main(int argc, char** argv) try {
     }
     shared.finishParsing();
     for (const cli::Command& command : commands)
-        if (*command.app) return command.run();
+        if (*command.app) {
+            int code = command.run();
+            host::finishDiagnostics(shared.diagnostics());
+            return code;
+        }
     return host::kExitUsage;
 }
 // Errors are values inside the host; an exception reaching here (e.g. out of memory) is an internal error.

@@ -42,9 +42,13 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                 size_t skipped = 0;
                 for (const host::Stage& s : (*pipeline)->stages) skipped += s.plugin ? 0 : 1;
                 if (skipped && cli.verbose())
-                    std::cerr << "pto-host: note: " << skipped << " of " << (*pipeline)->stages.size()
-                              << " pipeline stages are not implemented by the stub host and are skipped (pto-host "
-                                 "pipeline lists them)\n";
+                    host::writeDiagnostics(
+                        host::formatNote("pto-host/skipped-stages",
+                                         std::to_string(skipped) + " of " + std::to_string((*pipeline)->stages.size()) +
+                                             " pipeline stages are not implemented by the stub host and are skipped "
+                                             "(pto-host pipeline lists them)",
+                                         cli.diagnostics()),
+                        cli.diagnostics());
                 if (!cli.chooseOutputFormat(args->output)) return int{host::kExitUsage};
                 if (!cli.file.dumpDir.empty()) {
                     std::error_code ec;

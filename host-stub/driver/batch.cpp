@@ -376,7 +376,8 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         std::error_code ec;
         if (!dir.empty()) fs::create_directories(dir, ec);
     }
-    const bool progressLine = isolation.summary && ::isatty(STDERR_FILENO);
+    const bool progressLine =
+        isolation.summary && options.diagnostics == DiagnosticsFormat::Text && ::isatty(STDERR_FILENO);
     size_t done = 0, failed = 0;
     int worst = kExitOk;
     std::string report;  // --report lines, written in one piece at the end
@@ -386,7 +387,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             sink.write(lines);
             return Status();
         });
-        if (err) std::fputs(formatError(*err, options.diagnostics).c_str(), stderr);
+        if (err) writeDiagnostics(formatError(*err, options.diagnostics), options.diagnostics);
         return !err;
     };
     auto finish = [&](int code, const std::string& messages, const std::string& line) {
@@ -397,7 +398,7 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             worst = std::max(worst, code);
         }
         if (progressLine) std::fputs("\r\033[K", stderr);
-        std::fputs(messages.c_str(), stderr);
+        writeDiagnostics(messages, options.diagnostics);
         if (progressLine) std::fprintf(stderr, "[%zu/%zu] %zu failed", done, items.size(), failed);
     };
 
@@ -548,8 +549,12 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         if (gInterruptSignal) {
             stopAll();
             if (progressLine) std::fputs("\r\033[K", stderr);
-            std::fprintf(stderr, "pto-host: interrupted by %s: %zu of %zu files done, the rest not written\n",
-                         io::signalName(gInterruptSignal).c_str(), done, items.size());
+            writeDiagnostics(
+                formatNote("pto-host/interrupted",
+                           "interrupted by " + io::signalName(gInterruptSignal) + ": " + std::to_string(done) + " of " +
+                               std::to_string(items.size()) + " files done, the rest not written",
+                           options.diagnostics),
+                options.diagnostics);
             writeReport(report);
             return 128 + gInterruptSignal;
         }
@@ -589,8 +594,15 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
         if (w.child) w.child->wait();
     if (progressLine) std::fputs("\r\033[K", stderr);
     if (isolation.summary)
-        std::fprintf(stderr, "pto-host batch: %zu files, %zu ok, %zu failed\n", items.size(), items.size() - failed,
-                     failed);
+        writeDiagnostics(
+            options.diagnostics == DiagnosticsFormat::Text
+                ? "pto-host batch: " + std::to_string(items.size()) + " files, " +
+                      std::to_string(items.size() - failed) + " ok, " + std::to_string(failed) + " failed\n"
+                : formatNote("pto-host/summary",
+                             std::to_string(items.size()) + " files, " + std::to_string(items.size() - failed) +
+                                 " ok, " + std::to_string(failed) + " failed",
+                             options.diagnostics),
+            options.diagnostics);
     if (!writeReport(report)) return std::max(worst, int{kExitOutput});
     return worst;
 }

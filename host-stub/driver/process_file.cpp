@@ -14,38 +14,6 @@
 namespace ptoplug::host {
 namespace {
 
-const char* severityName(pto_severity s) {
-    switch (s) {
-        case PTO_SEVERITY_NOTE: return "note";
-        case PTO_SEVERITY_WARNING: return "warning";
-        case PTO_SEVERITY_ERROR: return "error";
-        case PTO_SEVERITY_INTERNAL_ERROR: return "internal error";
-        case PTO_SEVERITY_MAX_ENUM: break;
-    }
-    return "error";
-}
-
-std::string formatDiagnostic(const Diagnostic& d, const std::string& input, DiagnosticsFormat format) {
-    if (format == DiagnosticsFormat::Json) {
-        nlohmann::json j = {{"file", input},
-                            {"severity", severityName(d.severity)},
-                            {"rule", d.rule},
-                            {"message", d.message},
-                            {"span",
-                             {{"filename", d.file},
-                              {"begin_line", d.line},
-                              {"begin_column", d.column},
-                              {"end_line", d.endLine},
-                              {"end_column", d.endColumn}}}};
-        return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
-    std::string where =
-        d.line > 0 && !d.file.empty() ? d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) : input;
-    std::string text = where + ": " + severityName(d.severity) + ": [" + d.rule + "] " + d.message;
-    if (where != input) text += " (in " + input + ")";
-    return text + "\n";
-}
-
 // A failed run's exit code, and a host message when the plugin did not say why it failed.
 struct Failure {
     int code;
@@ -55,7 +23,7 @@ struct Failure {
 
 Failure classify(const RunOutcome& outcome, const std::string& who) {
     if (!isKnownStatus(outcome.status))
-        return {kExitInternal, "pto-host.unknown-status",
+        return {kExitInternal, "pto-host/unknown-status",
                 who + " returned status " + std::to_string(static_cast<int>(outcome.status)) +
                     ", which is not a pto_status; this is a bug in the plugin"};
     // Only PTO_ERR_USER says the program is wrong; any other failure status is a plugin's bug.
@@ -65,7 +33,7 @@ Failure classify(const RunOutcome& outcome, const std::string& who) {
         internal = internal || d.severity == PTO_SEVERITY_INTERNAL_ERROR;
         explained = explained || d.severity >= PTO_SEVERITY_ERROR;
     }
-    Failure f{internal ? kExitInternal : kExitDiagnostics, "pto-host.silent-failure", ""};
+    Failure f{internal ? kExitInternal : kExitDiagnostics, "pto-host/silent-failure", ""};
     if (!explained)
         f.message =
             who + " failed with status " + statusName(outcome.status) + " without an error diagnostic saying why";
@@ -73,20 +41,6 @@ Failure classify(const RunOutcome& outcome, const std::string& who) {
 }
 
 }  // namespace
-
-std::string formatError(const Error& error, DiagnosticsFormat format) {
-    if (format == DiagnosticsFormat::Json) {
-        nlohmann::json j = {{"file", error.file},
-                            {"severity", "error"},
-                            {"message", error.message},
-                            {"pointer", error.pointer},
-                            {"hint", error.hint}};
-        if (error.line > 0) j["line"] = error.line, j["column"] = error.column;
-        if (error.offset >= 0) j["offset"] = error.offset;
-        return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    }
-    return error.format() + "\n";
-}
 
 std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options) {
     std::vector<std::string> properties = stage.produced;
@@ -156,14 +110,19 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         enter(Phase::Verify, stage, propertyIndex);
         RunOutcome checked = runThroughAbi(doc, verifier->run);
         timed("verifier " + property);
-        for (const Diagnostic& d : checked.diagnostics) emit(d);
+        const Plugin* owner = pipeline.verifierPlugin(property);
+        for (Diagnostic d : checked.diagnostics) {
+            d.pass = property;
+            d.plugin = owner ? owner->manifest.name : "";
+            emit(d);
+        }
         if (!checked.failed()) return true;
         Failure f = classify(checked, "the verifier of " + property);
         if (f.code == kExitInternal && !f.message.empty()) {
             fail(f.code, f.rule, f.message);
             return false;
         }
-        fail(f.code, "pto-host.verify",
+        fail(f.code, "pto-host/verify",
              "Verification failed " + after + "for property " + property + (f.message.empty() ? "" : ": " + f.message));
         return false;
     };
@@ -180,7 +139,11 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         enter(Phase::Pass, index);
         RunOutcome outcome = runThroughAbi(doc, stage.pass->run);
         timed("pass " + stage.name);
-        for (const Diagnostic& d : outcome.diagnostics) emit(d);
+        for (Diagnostic d : outcome.diagnostics) {
+            d.pass = stage.name;
+            d.plugin = stage.plugin->manifest.name;
+            emit(d);
+        }
         // The printed IR is the program as the pass left it, before the host judges it.
         if (std::find(options.printAfterPasses.begin(), options.printAfterPasses.end(), stage.name) !=
                 options.printAfterPasses.end() ||
@@ -209,7 +172,7 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         if (broken && options.printAfterFailure)
             report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
         if (broken)
-            return fail(kExitInternal, "pto-host.invalid-ir",
+            return fail(kExitInternal, "pto-host/invalid-ir",
                         "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin) +
                             " left invalid IR: " + broken->message + (broken->pointer.empty() ? "" : " (at ") +
                             broken->pointer + (broken->pointer.empty() ? "" : ")") + "; nothing was written");

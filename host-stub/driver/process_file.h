@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "abi_host/run_context.h"
+#include "driver/diagnostics.h"
 #include "driver/progress.h"
 #include "ir/document.h"
 #include "pipeline/pipeline.h"
@@ -22,8 +23,6 @@ enum ExitCode : int {
     kExitInternal = 5,     ///< an internal error: a pass's broken invariant, a plugin crash
     kExitOutput = 6,       ///< an output file cannot be written
 };
-
-enum class DiagnosticsFormat { Text, Json };
 
 struct FileOptions {
     ir::Format outputFormat = ir::Format::Auto;  ///< Auto: the input's format
@@ -82,8 +81,5 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
 
 /// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options);
-
-/// Formats an error that concerns a whole file (not a node) like a diagnostic.
-std::string formatError(const Error& error, DiagnosticsFormat format);
 
 }  // namespace ptoplug::host

@@ -3,6 +3,7 @@
 #include "plan.h"
 #include "resolver.h"
 #include "rewriter.h"
+#include "rules.h"
 
 namespace ptoplug::mdtc {
 
@@ -12,7 +13,7 @@ void materializeDistTensorCtx(const Host& h) {
     // Likely the output of an earlier run: the pass adds another set, as pypto's does (§11).
     for (const FunctionEntry& fn : plans.functions)
         if (fn.materialized)
-            h.emit(PTO_SEVERITY_WARNING, "MaterializeDistTensorCtx.W1",
+            h.emit(PTO_SEVERITY_WARNING, ruleId("W1"),
                    "function '" + std::string(fn.name) +
                        "' already ends with one CommCtx parameter per DistributedTensor parameter; "
                        "MaterializeDistTensorCtx adds another set (the pass is not idempotent)",

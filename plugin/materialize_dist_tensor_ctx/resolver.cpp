@@ -1,6 +1,7 @@
 #include "resolver.h"
 
 #include "op_tables.h"
+#include "rules.h"
 
 namespace ptoplug::mdtc {
 
@@ -9,13 +10,12 @@ std::string describeValue(const Host& h, pto_node value) {
 }
 
 void userError(const char* id, std::string message, pto_node node) {
-    throw plugin::PassError{PTO_SEVERITY_ERROR, std::string("MaterializeDistTensorCtx.") + id, std::move(message),
-                            node};
+    throw plugin::PassError{PTO_SEVERITY_ERROR, ruleId(id), std::move(message), node};
 }
 
 void internalError(const char* id, std::string message, pto_node node) {
-    throw plugin::PassError{PTO_SEVERITY_INTERNAL_ERROR, std::string("MaterializeDistTensorCtx.") + id,
-                            "MaterializeDistTensorCtx: " + std::move(message), node};
+    throw plugin::PassError{PTO_SEVERITY_INTERNAL_ERROR, ruleId(id), "MaterializeDistTensorCtx: " + std::move(message),
+                            node};
 }
 
 void Resolver::reset(const Plan* plan) {

@@ -256,7 +256,7 @@ pto_status runGuarded(const pto_host_api* api, pto_run_context* ctx, const char*
         } catch (const HostCallFailed& e) {
             std::string message = std::string(passName) + ": host call " + e.function + " failed with status " +
                                   std::to_string(static_cast<int>(e.status));
-            host.emit(PTO_SEVERITY_INTERNAL_ERROR, std::string(passName) + ".host", message, pto_node{});
+            host.emit(PTO_SEVERITY_INTERNAL_ERROR, std::string(passName) + "/host-call-failed", message, pto_node{});
             return PTO_ERR_INTERNAL;
         }
     } catch (...) {

@@ -41,7 +41,7 @@ TEST(CppApi, ARejectedProgramThrowsPassErrorWithPyptosMessage) {
         EXPECT_FALSE(e.internal());
         EXPECT_EQ(std::string(e.what()).rfind("Cannot determine the communication context", 0), 0u) << e.what();
         ASSERT_FALSE(e.diagnostics().empty());
-        EXPECT_EQ(e.diagnostics()[0].rule, "MaterializeDistTensorCtx.E4");
+        EXPECT_EQ(e.diagnostics()[0].rule, "MaterializeDistTensorCtx/unresolved-context");
         EXPECT_EQ(e.diagnostics()[0].severity, "error");
     }
 }

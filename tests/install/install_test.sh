@@ -21,7 +21,7 @@ cmake --build "$work/oot" >/dev/null
 manifest=$work/oot/list_dist_functions.json
 grep -q '"sha256"' "$manifest"
 "$prefix/bin/pto-host" --plugin "$manifest" run "$source/examples/dispatch_6.json" -o "$work/out.json" 2>"$work/err"
-grep -q "note: \[ListDistFunctions.found\] function 'chip_orch_00000' has DistributedTensor parameters: data, signal" \
+grep -q "note: function 'chip_orch_00000' has DistributedTensor parameters: data, signal \[ListDistFunctions.found\]" \
   "$work/err"
 "$prefix/bin/pto-plugin-check" "$manifest" >"$work/check" || { cat "$work/check"; exit 1; }
 grep -q ", 0 failed" "$work/check"

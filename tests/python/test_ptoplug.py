@@ -29,7 +29,7 @@ class BytesIn(unittest.TestCase):
             passes.materialize_dist_tensor_ctx()(fixture(name, "before.msgpack"))
         self.assertIsInstance(raised.exception, ValueError)
         self.assertTrue(str(raised.exception).startswith("Cannot determine the communication context"))
-        self.assertEqual(raised.exception.diagnostics[0]["rule"], "MaterializeDistTensorCtx.E4")
+        self.assertEqual(raised.exception.diagnostics[0]["rule"], "MaterializeDistTensorCtx/unresolved-context")
 
     def test_bad_input_raises_file_error_and_errors_are_pyptos_kinds(self):
         with self.assertRaises(FileError):

@@ -79,11 +79,11 @@ std::vector<Misbehaviour> misbehaviours() {
         {"exits", 5, "error: ended the process with exit(0) instead of returning" + kInPass},
         {"throws", 5, "error: uncaught exception: escaped" + kInPass},
         {"hangs", 5, "error: timed out after 1 s (the --timeout limit)" + kInPass},
-        {"unknown_status", 5, "[pto-host.unknown-status] pass 'FakePass' of plugin 'fake' ("},
+        {"unknown_status", 5, "internal error: pass 'FakePass' of plugin 'fake' ("},
         {"error_status", 5, "failed with status PTO_ERR_INTERNAL without an error diagnostic saying why"},
         {"user_status", 1, "failed with status PTO_ERR_USER without an error diagnostic saying why"},
         {"makes_cycle", 5, "failed with status PTO_ERR_INVALID_ARGUMENT without an error diagnostic saying why"},
-        {"breaks_directions", 5, "[pto-host.invalid-ir] pass 'FakePass' of plugin 'fake' ("},
+        {"breaks_directions", 5, "internal error: pass 'FakePass' of plugin 'fake' ("},
         {"entry_segfaults", 4,
          "error: the plugin of this manifest ended the process with SIGSEGV (Segmentation fault) "
          "while loading"},

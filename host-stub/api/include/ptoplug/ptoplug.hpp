@@ -31,7 +31,7 @@ enum class Format { MsgPack, Json };
 /// A diagnostic of a pass or verifier, with its source place when the node had one.
 struct Diagnostic {
     std::string severity;  ///< "note", "warning", "error", "internal error"
-    std::string rule;      ///< e.g. "MaterializeDistTensorCtx.E4"
+    std::string rule;      ///< e.g. "MaterializeDistTensorCtx/unresolved-context"
     std::string message;   ///< the full text (pypto's own for pypto's rules)
     std::string file;      ///< the span's file, "" if unknown
     long long line = -1;
