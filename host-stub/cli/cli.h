@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "driver/batch.h"
+#include "driver/plugin_probe.h"
 #include "driver/process_file.h"
 #include "ir/document.h"
 #include "pipeline/pipeline.h"

@@ -1,13 +1,9 @@
 #include "driver/batch.h"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
-#include <glob.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,7 +11,6 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <map>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -30,73 +25,6 @@ namespace ptoplug::host {
 namespace fs = std::filesystem;
 
 namespace {
-
-using FileId = std::pair<dev_t, ino_t>;
-
-std::optional<FileId> fileId(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-    return FileId{st.st_dev, st.st_ino};
-}
-
-// --- listing the inputs ----------------------------------------------------------------------------
-
-class InputLister {
-public:
-    InputLister(std::vector<BatchItem>& items, const std::string& outDir, const InputFilter& filter)
-        : items_(items), outDir_(outDir), filter_(filter) {}
-
-    void file(const fs::path& input, const fs::path& relative) {
-        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}, relative.string()});
-    }
-    // A file found in a folder or by a glob: an input if the filter admits it.
-    void found(const fs::path& input, const fs::path& relative) {
-        if (filter_.admits(relative.string())) file(input, relative);
-    }
-
-    // Follows linked folders, but never into a folder it is already inside (a link loop).
-    void folder(const fs::path& dir, const fs::path& relative) {
-        std::optional<FileId> id = fileId(dir.string());
-        if (id && !inside_.insert(*id).second)
-            return problem(dir, relative, "a symbolic link loop: this folder contains itself");
-        std::error_code ec;
-        std::vector<fs::path> entries;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
-        if (ec) problem(dir, relative, "cannot read this folder: " + ec.message());
-        std::sort(entries.begin(), entries.end());
-        for (const fs::path& entry : entries) {
-            fs::path rel = relative / entry.filename();
-            std::error_code sec;
-            fs::file_status st = fs::status(entry, sec);
-            if (sec || !fs::exists(st)) {
-                bool link = fs::is_symlink(fs::symlink_status(entry, sec));
-                problem(entry, rel, link ? "a dangling symbolic link (or a link loop)" : "cannot read this entry");
-            } else if (fs::is_directory(st)) {
-                folder(entry, rel);
-            } else if (fs::is_regular_file(st)) {
-                found(entry, rel);
-            } else {
-                problem(entry, rel, "not a regular file (a FIFO, socket or device)");
-            }
-        }
-        if (id) inside_.erase(*id);
-    }
-
-private:
-    void problem(const fs::path& input, const fs::path& relative, std::string what) {
-        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), std::move(what), relative.string()});
-    }
-    std::vector<BatchItem>& items_;
-    const std::string& outDir_;
-    const InputFilter& filter_;
-    std::set<FileId> inside_;
-};
-
-// The folder part of a glob before its first wildcard: outputs keep their path relative to it.
-fs::path globBase(const std::string& pattern) {
-    fs::path p(pattern.substr(0, pattern.find_first_of("*?[")));
-    return pattern.find_first_of("*?[") == std::string::npos || pattern.back() == '/' ? p : p.parent_path();
-}
 
 // --- describing where a worker was ----------------------------------------------------------------
 
@@ -268,213 +196,187 @@ int availableCpus() {
     return std::max(1, CPU_COUNT(&set));
 }
 
-std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards) {
-    std::vector<BatchItem> mine;
-    for (BatchItem& item : items) {
-        // FNV-1a of the path: stable across runs, machines and builds (std::hash is none of these).
-        uint64_t h = 1469598103934665603ULL;
-        for (unsigned char c : item.relative) h = (h ^ c) * 1099511628211ULL;
-        if (h % shards == shard - 1) mine.push_back(std::move(item));
-    }
-    return mine;
-}
+namespace {
 
-bool InputFilter::admits(const std::string& relative) const {
-    auto matches = [&](const std::string& pattern) { return ::fnmatch(pattern.c_str(), relative.c_str(), 0) == 0; };
-    static const std::vector<std::string> kIrFiles = {"*.json", "*.msgpack"};
-    const std::vector<std::string>& in = include.empty() ? kIrFiles : include;
-    return std::any_of(in.begin(), in.end(), matches) && std::none_of(exclude.begin(), exclude.end(), matches);
-}
+// One batch: the workers, the queue of files, the tallies and the report. Workers are long-lived (a
+// fork per worker, not per file); one that dies takes only the file it was processing with it, is
+// reported for that file, and is replaced.
+class BatchRun {
+public:
+    BatchRun(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+             const IsolationOptions& isolation)
+        : pipeline_(pipeline),
+          items_(items),
+          options_(options),
+          isolation_(isolation),
+          progressLine_(isolation.summary && options.diagnostics == DiagnosticsFormat::Text && ::isatty(STDERR_FILENO)),
+          timeoutNs_(static_cast<int64_t>(isolation.timeoutSeconds * 1e9)) {}
 
-Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                                                   const InputFilter& filter) {
-    std::vector<BatchItem> items;
-    InputLister lister(items, outDir, filter);
-    for (const std::string& arg : inputs) {
-        std::error_code ec;
-        if (fs::is_directory(arg, ec)) {
-            lister.folder(arg, {});
-        } else if (arg.find_first_of("*?[") != std::string::npos) {
-            glob_t g{};
-            fs::path base = globBase(arg);
-            if (glob(arg.c_str(), 0, nullptr, &g) == 0)
-                for (size_t i = 0; i < g.gl_pathc; ++i) {
-                    fs::path match(g.gl_pathv[i]);
-                    if (fs::is_directory(match, ec))
-                        lister.folder(match, match.lexically_relative(base));
-                    else if (fs::is_regular_file(match, ec))
-                        lister.found(match, match.lexically_relative(base));
-                }
-            globfree(&g);
-        } else if (fs::is_regular_file(arg, ec)) {
-            lister.file(arg, fs::path(arg).filename());
-        } else {
-            return fileError(arg, "no such input file or directory", "check the path");
+    int run() {
+        makeOutputFolders();
+        for (size_t i = 0; i < items_.size(); ++i) {
+            if (items_[i].problem.empty()) {
+                pending_.push_back(i);
+                continue;
+            }
+            finish(kExitBadInput,
+                   formatError(fileError(items_[i].input, items_[i].problem + "; skipped", "fix or remove this entry"),
+                               options_.diagnostics),
+                   reportOf(items_[i], "skipped", kExitBadInput, nullptr, 0));
         }
+        const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation_.jobs)), pending_.size());
+        board_ = std::make_unique<ProgressBoard>(jobs);
+        if (!board_->ok()) return kExitInternal;
+        InterruptGuard interrupts;
+        workers_.resize(jobs);
+        for (size_t i = 0; i < workers_.size(); ++i) {
+            workers_[i].slot = i;
+            if (!spawn(workers_[i])) return kExitInternal;
+        }
+        // One file to each worker first, then the second: two files must not queue behind one worker.
+        for (size_t depth = 1; depth <= kDepth; ++depth)
+            for (Worker& w : workers_) assign(w, depth);
+        while (done_ < items_.size()) {
+            if (!step()) return kExitInternal;
+            if (gInterruptSignal) return interrupted();
+        }
+        for (Worker& w : workers_)
+            if (w.child) w.child->wait();
+        if (progressLine_) std::fputs("\r\033[K", stderr);
+        if (isolation_.summary) summary();
+        if (!writeReport()) return std::max(worst_, int{kExitOutput});
+        return worst_;
     }
-    if (items.empty())
-        return fileError(inputs.empty() ? "" : inputs.front(), "no input file matched",
-                         "check the paths, or widen --include (by default *.json and *.msgpack)");
-    // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
-    // syscalls in the parent, which would serialize the workers.
-    std::map<std::string, std::string> outputs;
-    const fs::path cwd = fs::current_path();
-    for (const BatchItem& item : items) {
-        fs::path out(item.output);
-        auto [it, fresh] =
-            outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
-        if (!fresh)
-            return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
-                             "give inputs distinct names, or pass their common directory instead");
-    }
-    return items;
-}
 
-Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                               const std::vector<BatchItem>& items, bool allowInPlace) {
-    if (allowInPlace) return std::nullopt;
-    const char* hint =
-        "write the outputs elsewhere, or pass --in-place to overwrite the inputs (passes need not be idempotent: "
-        "a program run through the pipeline twice may be changed twice)";
-    if (!outDir.empty()) {
-        std::map<FileId, std::string> inputFolders;
-        for (const std::string& in : inputs) {
+private:
+    void makeOutputFolders() const {
+        std::set<fs::path> dirs;
+        for (const BatchItem& item : items_)
+            if (options_.runPasses && item.problem.empty() && item.output != "-")
+                dirs.insert(fs::path(item.output).parent_path());
+        for (const fs::path& dir : dirs) {
             std::error_code ec;
-            if (fs::is_directory(in, ec))
-                if (auto id = fileId(in)) inputFolders.emplace(*id, in);
-        }
-        // The output folder and each of its existing ancestors, through any links.
-        for (fs::path p = fs::absolute(outDir).lexically_normal(); !p.empty(); p = p.parent_path()) {
-            if (auto id = fileId(p.string()); id && inputFolders.count(*id))
-                return fileError(outDir,
-                                 "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
-                                     ": outputs would overwrite or join the inputs",
-                                 hint);
-            if (p == p.root_path()) break;
+            if (!dir.empty()) fs::create_directories(dir, ec);
         }
     }
-    std::set<FileId> inputFiles;
-    for (const BatchItem& item : items)
-        if (item.problem.empty() && item.input != "-")
-            if (auto id = fileId(item.input)) inputFiles.insert(*id);
-    for (const BatchItem& item : items)
-        if (item.problem.empty())
-            if (auto id = fileId(item.output); id && inputFiles.count(*id))
-                return fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
-    return std::nullopt;
-}
 
-// Workers are long-lived (a fork per worker, not per file); a worker that dies takes only the file it
-// was processing with it, is reported for that file, and is replaced.
-int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-             const IsolationOptions& isolation) {
-    std::set<fs::path> dirs;
-    for (const BatchItem& item : items)
-        if (options.runPasses && item.problem.empty() && item.output != "-")
-            dirs.insert(fs::path(item.output).parent_path());
-    for (const fs::path& dir : dirs) {
-        std::error_code ec;
-        if (!dir.empty()) fs::create_directories(dir, ec);
-    }
-    const bool progressLine =
-        isolation.summary && options.diagnostics == DiagnosticsFormat::Text && ::isatty(STDERR_FILENO);
-    size_t done = 0, failed = 0;
-    int worst = kExitOk;
-    std::string report;  // --report lines, written in one piece at the end
-    auto writeReport = [&](const std::string& lines) {
-        if (isolation.reportPath.empty()) return true;
-        Status err = io::writeOutput(isolation.reportPath, [&](ir::Sink& sink) {
-            sink.write(lines);
-            return Status();
-        });
-        if (err) writeDiagnostics(formatError(*err, options.diagnostics), options.diagnostics);
-        return !err;
-    };
-    auto finish = [&](int code, const std::string& messages, const std::string& line) {
-        ++done;
-        report += line;
-        if (code != kExitOk) {
-            ++failed;
-            worst = std::max(worst, code);
-        }
-        if (progressLine) std::fputs("\r\033[K", stderr);
-        writeDiagnostics(messages, options.diagnostics);
-        if (progressLine) std::fprintf(stderr, "[%zu/%zu] %zu failed", done, items.size(), failed);
-    };
-
-    std::deque<size_t> pending;
-    for (size_t i = 0; i < items.size(); ++i) {
-        if (items[i].problem.empty()) {
-            pending.push_back(i);
-            continue;
-        }
-        finish(kExitBadInput,
-               formatError(fileError(items[i].input, items[i].problem + "; skipped", "fix or remove this entry"),
-                           options.diagnostics),
-               isolation.reportPath.empty() ? "" : reportLine(items[i], "skipped", kExitBadInput, nullptr, 0, false));
-    }
-    const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation.jobs)), pending.size());
-    ProgressBoard board(jobs);
-    if (!board.ok()) return kExitInternal;
-    InterruptGuard interrupts;
-    std::vector<Worker> workers(jobs);
-    io::ChildOptions childOptions;
-    childOptions.ignoreInterrupts = true;
-    childOptions.memoryLimitMiB = isolation.memoryLimitMiB;
-    auto spawn = [&](Worker& w) {
-        board[w.slot].enter(Phase::Idle);
-        board[w.slot].outOfMemory.store(0);
+    bool spawn(Worker& w) {
+        WorkerProgress& progress = (*board_)[w.slot];
+        progress.enter(Phase::Idle);
+        progress.outOfMemory.store(0);
+        io::ChildOptions childOptions;
+        childOptions.ignoreInterrupts = true;
+        childOptions.memoryLimitMiB = isolation_.memoryLimitMiB;
         w.child = io::Child::fork(
             [&](int in, int out) {
                 // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
-                for (Worker& other : workers)
+                for (Worker& other : workers_)
                     if (&other != &w && other.child) {
                         ::close(other.child->in());
                         ::close(other.child->out());
                     }
-                return workerMain(pipeline, items, options, isolation, board[w.slot], in, out);
+                return workerMain(pipeline_, items_, options_, isolation_, progress, in, out);
             },
             childOptions);
         return w.child.has_value();
-    };
-    for (size_t i = 0; i < workers.size(); ++i) {
-        workers[i].slot = i;
-        if (!spawn(workers[i])) return kExitInternal;
     }
-    auto assign = [&](Worker& w, size_t depth = kDepth) {
+
+    void assign(Worker& w, size_t depth = kDepth) {
         if (!w.child) return;
-        while (w.queue.size() < depth && !pending.empty()) {
-            auto index = static_cast<uint32_t>(pending.front());
+        while (w.queue.size() < depth && !pending_.empty()) {
+            auto index = static_cast<uint32_t>(pending_.front());
             if (!io::writeAll(w.child->in(), &index, sizeof index)) return;
-            w.queue.push_back(pending.front());
-            pending.pop_front();
+            w.queue.push_back(pending_.front());
+            pending_.pop_front();
         }
-    };
-    // A worker ended without answering for the front of its queue: report that file, give the files
-    // it had not started back, replace the worker.
-    auto buried = [&](Worker& w, bool timedOut) {
-        const WorkerProgress& progress = board[w.slot];
+    }
+
+    // Waits for a worker's answer, a time-out or an interruption, and handles what came.
+    bool step() {
+        std::vector<pollfd> polls;
+        std::vector<Worker*> busy;
+        int waitMs = -1;
+        for (Worker& w : workers_) {
+            if (w.queue.empty()) continue;
+            polls.push_back(pollfd{w.child->out(), POLLIN, 0});
+            busy.push_back(&w);
+            if (timeoutNs_ <= 0) continue;
+            // A worker not yet on its file is looked at again soon.
+            int ms = 100;
+            if ((*board_)[w.slot].currentPhase() != Phase::Idle) {
+                int64_t left = (*board_)[w.slot].itemStartNs.load() + timeoutNs_ - nowNs();
+                ms = static_cast<int>(std::clamp<int64_t>(left / 1000000 + 1, 0, 1000));
+            }
+            waitMs = waitMs < 0 ? ms : std::min(waitMs, ms);
+        }
+        if (polls.empty()) return false;
+        polls.push_back(pollfd{gInterruptPipe[0], POLLIN, 0});
+        if (::poll(polls.data(), polls.size(), waitMs) < 0 && errno != EINTR) return false;
+        if (gInterruptSignal) return true;
+        for (size_t i = 0; i < busy.size(); ++i) {
+            Worker& w = *busy[i];
+            if (overTime(w)) {
+                w.child->kill(SIGKILL);
+                if (!bury(w, true)) return false;
+            } else if (polls[i].revents && !receive(w) && !bury(w, false)) {
+                return false;
+            }
+            assign(w);
+        }
+        return true;
+    }
+
+    bool overTime(const Worker& w) const {
+        const WorkerProgress& p = (*board_)[w.slot];
+        return timeoutNs_ > 0 && p.currentPhase() != Phase::Idle && nowNs() - p.itemStartNs.load() > timeoutNs_;
+    }
+
+    // Reads the worker's frames (item, exit code, message and report lengths, then both); false once
+    // the worker is gone.
+    bool receive(Worker& w) {
+        char chunk[4096];
+        ssize_t n = ::read(w.child->out(), chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) return true;
+        if (n <= 0) return false;
+        w.buffer.append(chunk, static_cast<size_t>(n));
+        uint32_t header[4];
+        while (w.buffer.size() >= sizeof header) {
+            std::memcpy(header, w.buffer.data(), sizeof header);
+            const size_t frame = sizeof header + header[2] + header[3];
+            if (w.buffer.size() < frame) break;
+            finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]),
+                   w.buffer.substr(sizeof header + header[2], header[3]));
+            w.buffer.erase(0, frame);
+            w.queue.pop_front();
+        }
+        return true;
+    }
+
+    // A worker ended without answering for the front of its queue: report that file, give the files it
+    // had not started back, replace the worker.
+    bool bury(Worker& w, bool timedOut) {
+        const WorkerProgress& progress = (*board_)[w.slot];
         const Phase phase = progress.currentPhase();
         const int stage = progress.stage, property = progress.property;
         const pid_t pid = w.child->pid();
-        io::ChildEnd end = w.child->wait();
-        size_t item = w.queue.front();
-        ::unlink(io::temporaryPathFor(items[item].output, pid).c_str());
+        const io::ChildEnd end = w.child->wait();
+        const BatchItem& item = items_[w.queue.front()];
+        ::unlink(io::temporaryPathFor(item.output, pid).c_str());
         w.queue.pop_front();
-        pending.insert(pending.begin(), w.queue.begin(), w.queue.end());
+        pending_.insert(pending_.begin(), w.queue.begin(), w.queue.end());
         w.queue.clear();
         w.buffer.clear();
-        const BatchItem& it = items[item];
-        const bool oom = isolation.memoryLimitMiB > 0 &&
+
+        const bool oom = isolation_.memoryLimitMiB > 0 &&
                          (progress.outOfMemory.load() != 0 ||
-                          static_cast<uint64_t>(end.peakRssKiB) >= (isolation.memoryLimitMiB << 10) * 9 / 10);
+                          static_cast<uint64_t>(end.peakRssKiB) >= (isolation_.memoryLimitMiB << 10) * 9 / 10);
         std::string what;
         int code = kExitInternal;
         if (timedOut) {
-            what = "timed out after " + std::to_string(static_cast<long long>(isolation.timeoutSeconds)) +
+            what = "timed out after " + std::to_string(static_cast<long long>(isolation_.timeoutSeconds)) +
                    " s (the --timeout limit)";
         } else if (oom) {
-            what = "exceeded the memory limit of " + std::to_string(isolation.memoryLimitMiB) +
+            what = "exceeded the memory limit of " + std::to_string(isolation_.memoryLimitMiB) +
                    " MiB (--memory-limit) and died of " + end.describe();
         } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS) {
             // The input is mapped and its strings are borrowed from the mapping until the output is
@@ -487,165 +389,107 @@ int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, cons
             what = "ended the process with " + end.describe() + " instead of returning";
         }
         Error error = fileError(
-            it.input, what + " " + describeWhere(pipeline, options, phase, stage, property) + "; no output was written",
-            "");
+            item.input,
+            what + " " + describeWhere(pipeline_, options_, phase, stage, property) + "; no output was written", "");
         if (code == kExitBadInput) {
             error.hint = "do not change or truncate an input while pto-host runs on it";
         } else if (runsPluginCode(phase) || phase == Phase::Check) {
-            auto reproducer = writeCrashReproducer(pipeline, it.input, isolation.crashReproducerDir, what);
+            auto reproducer = writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what);
             error.hint = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " + *reproducer +
                                           "/replay.sh, and report it to the plugin's authors"
                                     : "report this to the plugin's authors";
         } else {
             error.hint = "report this as a bug in pto-host";
         }
-        finish(code, formatError(error, options.diagnostics),
-               isolation.reportPath.empty()
-                   ? ""
-                   : reportLine(it, timedOut ? "timed-out" : "crashed", code, nullptr,
-                                static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9, false));
-        if (pending.empty()) {
+        finish(code, formatError(error, options_.diagnostics),
+               reportOf(item, timedOut ? "timed-out" : "crashed", code, nullptr,
+                        static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9));
+        if (pending_.empty()) {
             w.child.reset();
             return true;
         }
-        if (!spawn(w)) return false;
-        return true;
-    };
+        return spawn(w);
+    }
 
-    auto stopAll = [&] {
-        for (Worker& w : workers) {
+    // SIGINT or SIGTERM: stop every worker, remove only this run's temporaries (the one each killed
+    // worker had in flight, by its pid), keep the report of what finished.
+    int interrupted() {
+        for (Worker& w : workers_) {
             if (!w.child) continue;
             w.child->kill(SIGKILL);
             pid_t pid = w.child->pid();
             w.child->wait();
-            // Only this run's temporaries: the one each killed worker had in flight, by its pid.
-            for (size_t item : w.queue) ::unlink(io::temporaryPathFor(items[item].output, pid).c_str());
+            for (size_t item : w.queue) ::unlink(io::temporaryPathFor(items_[item].output, pid).c_str());
         }
-    };
-
-    // One file to each worker first, then the second: two files must not queue behind one worker.
-    for (size_t depth = 1; depth <= kDepth; ++depth)
-        for (Worker& w : workers) assign(w, depth);
-    const int64_t timeoutNs = static_cast<int64_t>(isolation.timeoutSeconds * 1e9);
-    while (done < items.size()) {
-        std::vector<pollfd> polls;
-        std::vector<Worker*> busy;
-        int waitMs = -1;
-        for (Worker& w : workers) {
-            if (w.queue.empty()) continue;
-            polls.push_back(pollfd{w.child->out(), POLLIN, 0});
-            busy.push_back(&w);
-            if (timeoutNs > 0 && board[w.slot].currentPhase() != Phase::Idle) {
-                int64_t left = board[w.slot].itemStartNs.load() + timeoutNs - nowNs();
-                int ms = static_cast<int>(std::clamp<int64_t>(left / 1000000 + 1, 0, 1000));
-                waitMs = waitMs < 0 ? ms : std::min(waitMs, ms);
-            } else if (timeoutNs > 0) {
-                waitMs = waitMs < 0 ? 100 : std::min(waitMs, 100);  // not started yet: look again soon
-            }
-        }
-        if (polls.empty()) return kExitInternal;
-        polls.push_back(pollfd{gInterruptPipe[0], POLLIN, 0});
-        if (::poll(polls.data(), polls.size(), waitMs) < 0 && errno != EINTR) return kExitInternal;
-        if (gInterruptSignal) {
-            stopAll();
-            if (progressLine) std::fputs("\r\033[K", stderr);
-            writeDiagnostics(
-                formatNote("pto-host/interrupted",
-                           "interrupted by " + io::signalName(gInterruptSignal) + ": " + std::to_string(done) + " of " +
-                               std::to_string(items.size()) + " files done, the rest not written",
-                           options.diagnostics),
-                options.diagnostics);
-            writeReport(report);
-            return 128 + gInterruptSignal;
-        }
-        for (size_t i = 0; i < busy.size(); ++i) {
-            Worker& w = *busy[i];
-            if (timeoutNs > 0 && board[w.slot].currentPhase() != Phase::Idle &&
-                nowNs() - board[w.slot].itemStartNs.load() > timeoutNs) {
-                w.child->kill(SIGKILL);
-                if (!buried(w, true)) return kExitInternal;
-                assign(w);
-                continue;
-            }
-            if (!polls[i].revents) continue;
-            char chunk[4096];
-            ssize_t n = ::read(w.child->out(), chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n > 0) {
-                w.buffer.append(chunk, static_cast<size_t>(n));
-                uint32_t header[4];
-                while (w.buffer.size() >= sizeof header) {
-                    std::memcpy(header, w.buffer.data(), sizeof header);
-                    const size_t frame = sizeof header + header[2] + header[3];
-                    if (w.buffer.size() < frame) break;
-                    finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]),
-                           w.buffer.substr(sizeof header + header[2], header[3]));
-                    w.buffer.erase(0, frame);
-                    w.queue.pop_front();
-                }
-                assign(w);
-                continue;
-            }
-            if (!buried(w, false)) return kExitInternal;
-            assign(w);
-        }
-    }
-    for (Worker& w : workers)
-        if (w.child) w.child->wait();
-    if (progressLine) std::fputs("\r\033[K", stderr);
-    if (isolation.summary)
+        if (progressLine_) std::fputs("\r\033[K", stderr);
         writeDiagnostics(
-            options.diagnostics == DiagnosticsFormat::Text
-                ? "pto-host batch: " + std::to_string(items.size()) + " files, " +
-                      std::to_string(items.size() - failed) + " ok, " + std::to_string(failed) + " failed\n"
-                : formatNote("pto-host/summary",
-                             std::to_string(items.size()) + " files, " + std::to_string(items.size() - failed) +
-                                 " ok, " + std::to_string(failed) + " failed",
-                             options.diagnostics),
-            options.diagnostics);
-    if (!writeReport(report)) return std::max(worst, int{kExitOutput});
-    return worst;
-}
-
-Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
-                                                         double timeoutSeconds) {
-    auto load = [&](WorkerProgress* progress) -> Expected<std::unique_ptr<Pipeline>> {
-        std::vector<Plugin> plugins;
-        for (size_t i = 0; i < manifests.size(); ++i) {
-            if (progress) progress->item.store(static_cast<uint32_t>(i));
-            auto plugin = loadFromManifest(manifests[i]);
-            if (!plugin) return plugin.error();
-            plugins.push_back(std::move(*plugin));
-        }
-        return buildPipeline(std::move(plugins));
-    };
-    ProgressBoard board(1);
-    if (!board.ok()) return fileError("", "cannot allocate shared memory", "");
-    board[0].enter(Phase::Load);
-    io::ChildOptions options;
-    options.stdoutToStderr = true;
-    io::ChildRun probe = io::runInChild(
-        [&](int out) {
-            // An explicit verdict: a plugin that ends the process early (exit(0) in a constructor)
-            // must not pass for a successful load.
-            auto pipeline = load(&board[0]);
-            std::string verdict = pipeline ? "loaded" : "failed";
-            return io::writeAll(out, verdict.data(), verdict.size()) ? 0 : 2;
-        },
-        timeoutSeconds, options);
-    if (!probe.end.exitedWith(0) || (probe.output != "loaded" && probe.output != "failed")) {
-        size_t i = board[0].item.load();
-        std::string manifest = i < manifests.size() ? manifests[i] : "<manifest>";
-        std::string what = probe.timedOut ? "did not finish loading within " +
-                                                std::to_string(static_cast<long long>(timeoutSeconds)) + " s"
-                                          : "ended the process with " + probe.end.describe();
-        return fileError(
-            manifest,
-            "the plugin of this manifest " + what + " while loading (in a library constructor or its entry point)",
-            "fix the plugin, or remove this manifest from the pipeline");
+            formatNote("pto-host/interrupted",
+                       "interrupted by " + io::signalName(gInterruptSignal) + ": " + std::to_string(done_) + " of " +
+                           std::to_string(items_.size()) + " files done, the rest not written",
+                       options_.diagnostics),
+            options_.diagnostics);
+        writeReport();
+        return 128 + gInterruptSignal;
     }
-    // The plugins load without crashing: load them here (an error is reported as the child saw it).
-    return load(nullptr);
+
+    void finish(int code, const std::string& messages, const std::string& reportLine) {
+        ++done_;
+        report_ += reportLine;
+        if (code != kExitOk) {
+            ++failed_;
+            worst_ = std::max(worst_, code);
+        }
+        if (progressLine_) std::fputs("\r\033[K", stderr);
+        writeDiagnostics(messages, options_.diagnostics);
+        if (progressLine_) std::fprintf(stderr, "[%zu/%zu] %zu failed", done_, items_.size(), failed_);
+    }
+
+    std::string reportOf(const BatchItem& item, const char* status, int code, const FileReport* counts,
+                         double seconds) const {
+        return isolation_.reportPath.empty() ? std::string() : reportLine(item, status, code, counts, seconds, false);
+    }
+
+    void summary() const {
+        const std::string counts = std::to_string(items_.size()) + " files, " +
+                                   std::to_string(items_.size() - failed_) + " ok, " + std::to_string(failed_) +
+                                   " failed";
+        writeDiagnostics(options_.diagnostics == DiagnosticsFormat::Text
+                             ? "pto-host batch: " + counts + "\n"
+                             : formatNote("pto-host/summary", counts, options_.diagnostics),
+                         options_.diagnostics);
+    }
+
+    // The --report lines, in one piece: a report is an output, all or nothing.
+    bool writeReport() const {
+        if (isolation_.reportPath.empty()) return true;
+        Status err = io::writeOutput(isolation_.reportPath, [&](ir::Sink& sink) {
+            sink.write(report_);
+            return Status();
+        });
+        if (err) writeDiagnostics(formatError(*err, options_.diagnostics), options_.diagnostics);
+        return !err;
+    }
+
+    const Pipeline& pipeline_;
+    const std::vector<BatchItem>& items_;
+    const FileOptions& options_;
+    const IsolationOptions& isolation_;
+    const bool progressLine_;
+    const int64_t timeoutNs_;
+    std::unique_ptr<ProgressBoard> board_;
+    std::vector<Worker> workers_;
+    std::deque<size_t> pending_;
+    size_t done_ = 0;
+    size_t failed_ = 0;
+    int worst_ = kExitOk;
+    std::string report_;
+};
+
+}  // namespace
+
+int runBatch(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+             const IsolationOptions& isolation) {
+    return BatchRun(pipeline, items, options, isolation).run();
 }
 
 }  // namespace ptoplug::host

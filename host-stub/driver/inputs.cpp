@@ -1,0 +1,183 @@
+#include "driver/inputs.h"
+
+#include <fnmatch.h>
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace ptoplug::host {
+namespace fs = std::filesystem;
+
+namespace {
+
+using FileId = std::pair<dev_t, ino_t>;
+
+std::optional<FileId> fileId(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileId{st.st_dev, st.st_ino};
+}
+
+// --- listing the inputs ----------------------------------------------------------------------------
+
+class InputLister {
+public:
+    InputLister(std::vector<BatchItem>& items, const std::string& outDir, const InputFilter& filter)
+        : items_(items), outDir_(outDir), filter_(filter) {}
+
+    void file(const fs::path& input, const fs::path& relative) {
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}, relative.string()});
+    }
+    // A file found in a folder or by a glob: an input if the filter admits it.
+    void found(const fs::path& input, const fs::path& relative) {
+        if (filter_.admits(relative.string())) file(input, relative);
+    }
+
+    // Follows linked folders, but never into a folder it is already inside (a link loop).
+    void folder(const fs::path& dir, const fs::path& relative) {
+        std::optional<FileId> id = fileId(dir.string());
+        if (id && !inside_.insert(*id).second)
+            return problem(dir, relative, "a symbolic link loop: this folder contains itself");
+        std::error_code ec;
+        std::vector<fs::path> entries;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+        if (ec) problem(dir, relative, "cannot read this folder: " + ec.message());
+        std::sort(entries.begin(), entries.end());
+        for (const fs::path& entry : entries) {
+            fs::path rel = relative / entry.filename();
+            std::error_code sec;
+            fs::file_status st = fs::status(entry, sec);
+            if (sec || !fs::exists(st)) {
+                bool link = fs::is_symlink(fs::symlink_status(entry, sec));
+                problem(entry, rel, link ? "a dangling symbolic link (or a link loop)" : "cannot read this entry");
+            } else if (fs::is_directory(st)) {
+                folder(entry, rel);
+            } else if (fs::is_regular_file(st)) {
+                found(entry, rel);
+            } else {
+                problem(entry, rel, "not a regular file (a FIFO, socket or device)");
+            }
+        }
+        if (id) inside_.erase(*id);
+    }
+
+private:
+    void problem(const fs::path& input, const fs::path& relative, std::string what) {
+        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), std::move(what), relative.string()});
+    }
+    std::vector<BatchItem>& items_;
+    const std::string& outDir_;
+    const InputFilter& filter_;
+    std::set<FileId> inside_;
+};
+
+// The folder part of a glob before its first wildcard: outputs keep their path relative to it.
+fs::path globBase(const std::string& pattern) {
+    fs::path p(pattern.substr(0, pattern.find_first_of("*?[")));
+    return pattern.find_first_of("*?[") == std::string::npos || pattern.back() == '/' ? p : p.parent_path();
+}
+
+}  // namespace
+
+std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards) {
+    std::vector<BatchItem> mine;
+    for (BatchItem& item : items) {
+        // FNV-1a of the path: stable across runs, machines and builds (std::hash is none of these).
+        uint64_t h = 1469598103934665603ULL;
+        for (unsigned char c : item.relative) h = (h ^ c) * 1099511628211ULL;
+        if (h % shards == shard - 1) mine.push_back(std::move(item));
+    }
+    return mine;
+}
+
+bool InputFilter::admits(const std::string& relative) const {
+    auto matches = [&](const std::string& pattern) { return ::fnmatch(pattern.c_str(), relative.c_str(), 0) == 0; };
+    static const std::vector<std::string> kIrFiles = {"*.json", "*.msgpack"};
+    const std::vector<std::string>& in = include.empty() ? kIrFiles : include;
+    return std::any_of(in.begin(), in.end(), matches) && std::none_of(exclude.begin(), exclude.end(), matches);
+}
+
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                                   const InputFilter& filter) {
+    std::vector<BatchItem> items;
+    InputLister lister(items, outDir, filter);
+    for (const std::string& arg : inputs) {
+        std::error_code ec;
+        if (fs::is_directory(arg, ec)) {
+            lister.folder(arg, {});
+        } else if (arg.find_first_of("*?[") != std::string::npos) {
+            glob_t g{};
+            fs::path base = globBase(arg);
+            if (glob(arg.c_str(), 0, nullptr, &g) == 0)
+                for (size_t i = 0; i < g.gl_pathc; ++i) {
+                    fs::path match(g.gl_pathv[i]);
+                    if (fs::is_directory(match, ec))
+                        lister.folder(match, match.lexically_relative(base));
+                    else if (fs::is_regular_file(match, ec))
+                        lister.found(match, match.lexically_relative(base));
+                }
+            globfree(&g);
+        } else if (fs::is_regular_file(arg, ec)) {
+            lister.file(arg, fs::path(arg).filename());
+        } else {
+            return fileError(arg, "no such input file or directory", "check the path");
+        }
+    }
+    if (items.empty())
+        return fileError(inputs.empty() ? "" : inputs.front(), "no input file matched",
+                         "check the paths, or widen --include (by default *.json and *.msgpack)");
+    // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
+    // syscalls in the parent, which would serialize the workers.
+    std::map<std::string, std::string> outputs;
+    const fs::path cwd = fs::current_path();
+    for (const BatchItem& item : items) {
+        fs::path out(item.output);
+        auto [it, fresh] =
+            outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
+        if (!fresh)
+            return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
+                             "give inputs distinct names, or pass their common directory instead");
+    }
+    return items;
+}
+
+Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                               const std::vector<BatchItem>& items, bool allowInPlace) {
+    if (allowInPlace) return std::nullopt;
+    const char* hint =
+        "write the outputs elsewhere, or pass --in-place to overwrite the inputs (passes need not be idempotent: "
+        "a program run through the pipeline twice may be changed twice)";
+    if (!outDir.empty()) {
+        std::map<FileId, std::string> inputFolders;
+        for (const std::string& in : inputs) {
+            std::error_code ec;
+            if (fs::is_directory(in, ec))
+                if (auto id = fileId(in)) inputFolders.emplace(*id, in);
+        }
+        // The output folder and each of its existing ancestors, through any links.
+        for (fs::path p = fs::absolute(outDir).lexically_normal(); !p.empty(); p = p.parent_path()) {
+            if (auto id = fileId(p.string()); id && inputFolders.count(*id))
+                return fileError(outDir,
+                                 "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
+                                     ": outputs would overwrite or join the inputs",
+                                 hint);
+            if (p == p.root_path()) break;
+        }
+    }
+    std::set<FileId> inputFiles;
+    for (const BatchItem& item : items)
+        if (item.problem.empty() && item.input != "-")
+            if (auto id = fileId(item.input)) inputFiles.insert(*id);
+    for (const BatchItem& item : items)
+        if (item.problem.empty())
+            if (auto id = fileId(item.output); id && inputFiles.count(*id))
+                return fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
+    return std::nullopt;
+}
+
+}  // namespace ptoplug::host

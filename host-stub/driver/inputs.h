@@ -1,0 +1,47 @@
+// What a batch reads and writes: the inputs found in files, folders and globs, where their outputs go,
+// which share of them a machine takes, and the rule that no output may overwrite an input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+
+namespace ptoplug::host {
+
+struct BatchItem {
+    std::string input;
+    std::string output;
+    std::string problem;   ///< set when listing the inputs found this entry unusable: reported, not run
+    std::string relative;  ///< the input's path below the folder or glob base it was found in (or its name)
+};
+
+/// Which files found in folders and globs are inputs (files named on the command line always are):
+/// those whose relative path matches an `include` pattern (default: *.json, *.msgpack) and no
+/// `exclude` pattern (fnmatch; `*` also matches `/`).
+struct InputFilter {
+    std::vector<std::string> include;
+    std::vector<std::string> exclude;
+    bool admits(const std::string& relative) const;
+};
+
+/// Files, folders (recursively, following linked folders once; outputs keep the relative path) and
+/// globs (outputs keep the path below the glob's base), mapped into `outDir`. Paths are computed from
+/// the inputs as given, never from a link's target. An unusable entry inside a tree (a loop, an
+/// unreadable folder, a dangling link, a FIFO) becomes an item with a `problem`. Errors: a missing
+/// top-level input, no input at all, two inputs with one output.
+Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                                                   const InputFilter& filter = {});
+
+/// Fails, unless `allowInPlace`, when an output would be written to a path that is or resolves to one
+/// of the inputs, or `outDir` is or lies inside an input folder (passes need not be idempotent).
+Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
+                               const std::vector<BatchItem>& items, bool allowInPlace);
+
+/// The share `shard` (1-based) of `shards` of `items`: stable and disjoint, chosen by a hash of each
+/// input's relative path, so that N machines given the same corpus (wherever it is mounted) split it
+/// without coordination.
+std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards);
+
+}  // namespace ptoplug::host
