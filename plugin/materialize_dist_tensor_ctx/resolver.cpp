@@ -196,13 +196,14 @@ void Resolver::mergeIf(pto_node s) {
         MaybeCtx ec = resolve(h_.child(ey, PTO_FIELD_VALUE, i));
         if (!tc || !ec) continue;
         if (*tc != *ec)
-            userError("E1",
-                      "Assigning a different DistributedTensor in each branch of an `if` is not supported: '" +
-                          std::string(h_.name(returnVars[i])) +
-                          "' would take its data pointer from one allocation and its communication context from "
-                          "another. Assign one DistributedTensor before the `if`, and branch on the data read from it "
-                          "instead (see GitHub issue #2027).",
-                      s);
+            userError(
+                "E1",
+                "Assigning a different DistributedTensor in each branch of an `if` is not supported: '" +
+                    std::string(h_.name(returnVars[i])) +
+                    "' would take its data pointer from one allocation and its communication context from "
+                    "another. Assign a single DistributedTensor before the `if`, and branch on the data read from it "
+                    "instead (see GitHub issue #2027).",
+                s);
         alias_[returnVars[i]] = *tc;
     }
 }
