@@ -32,9 +32,9 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                        : std::string("--shard takes K/N with 1 <= K <= N, e.g. 2/8");
         });
     batch->add_option("--include", args->filter.include,
-                      "only files (in folders and globs) whose relative path matches this pattern (repeatable; "
-                      "default: *.json and *.msgpack)");
-    batch->add_option("--exclude", args->filter.exclude, "skip files whose relative path matches (repeatable)");
+                      "only files (in folders and globs) that match this pattern: without '/' the file name, with "
+                      "'/' the relative path (repeatable; default: *.json and *.msgpack)");
+    batch->add_option("--exclude", args->filter.exclude, "skip files that match this pattern (repeatable)");
     batch->add_option("--report", cli.isolation.reportPath,
                       "write one JSON line per file here: input, output, status, exit code, diagnostic counts, "
                       "seconds, input and output sha256");

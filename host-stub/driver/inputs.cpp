@@ -96,7 +96,12 @@ std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uin
 }
 
 bool InputFilter::admits(const std::string& relative) const {
-    auto matches = [&](const std::string& pattern) { return ::fnmatch(pattern.c_str(), relative.c_str(), 0) == 0; };
+    // As in .gitignore: a pattern without '/' names files at any depth, one with '/' a relative path.
+    std::string base = relative.substr(relative.rfind('/') + 1);
+    auto matches = [&](const std::string& pattern) {
+        const std::string& subject = pattern.find('/') == std::string::npos ? base : relative;
+        return ::fnmatch(pattern.c_str(), subject.c_str(), 0) == 0;
+    };
     static const std::vector<std::string> kIrFiles = {"*.json", "*.msgpack"};
     const std::vector<std::string>& in = include.empty() ? kIrFiles : include;
     return std::any_of(in.begin(), in.end(), matches) && std::none_of(exclude.begin(), exclude.end(), matches);

@@ -18,8 +18,9 @@ struct BatchItem {
 };
 
 /// Which files found in folders and globs are inputs (files named on the command line always are):
-/// those whose relative path matches an `include` pattern (default: *.json, *.msgpack) and no
-/// `exclude` pattern (fnmatch; `*` also matches `/`).
+/// those that match an `include` pattern (default: *.json, *.msgpack) and no `exclude` pattern.
+/// fnmatch patterns: one without '/' matches the file name at any depth, one with '/' the path
+/// relative to the folder given (`*` also matches '/').
 struct InputFilter {
     std::vector<std::string> include;
     std::vector<std::string> exclude;

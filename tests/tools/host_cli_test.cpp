@@ -525,6 +525,25 @@ TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
     EXPECT_NE(none.err.find("no input file matched"), std::string::npos) << none.err;
 }
 
+TEST(HostConventions, BatchPatternsMatchNamesAtAnyDepthOrRelativePaths) {
+    TempDir in, out;
+    for (const char* dir : {"a", "b/c"}) {
+        fs::create_directories(in / dir);
+        fs::copy_file(normalInput("json"), fs::path(in / dir) / "before.json");
+        fs::copy_file(normalInput("json"), fs::path(in / dir) / "after.json");
+    }
+    auto byName = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--include", "before.json"});
+    EXPECT_EQ(byName.exitCode, 0) << byName.err;
+    EXPECT_NE(byName.err.find("2 files, 2 ok"), std::string::npos) << byName.err;
+    EXPECT_TRUE(fs::exists(out / "b/c/before.json"));
+    EXPECT_FALSE(fs::exists(out / "b/c/after.json"));
+    auto byPath = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--include", "b/*"});
+    EXPECT_NE(byPath.err.find("2 files, 2 ok"), std::string::npos) << byPath.err;
+    auto excluded =
+        runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--include", "*.json", "--exclude", "a/*"});
+    EXPECT_NE(excluded.err.find("2 files, 2 ok"), std::string::npos) << excluded.err;
+}
+
 }  // namespace
 }  // namespace ptoplug
 
