@@ -167,6 +167,20 @@ TEST_P(PyptoRandom, AgreesWithPypto) {
     GTEST_SKIP() << "known divergence: " << known->second;
 }
 
+// Whatever pypto does with the IterArg quirk, every program this plugin writes passes its own
+// call/callee consistency check (docs/pass.md §13).
+TEST_P(PyptoRandom, OutputIsConsistent) {
+    ASSERT_TRUE(plugin());
+    fs::path dir = randomDir() / GetParam();
+    auto doc = ir::readDocument(test::readBytes((dir / "before.json").string()), ir::Format::Json, GetParam());
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    if (runPass(**doc).failed()) GTEST_SKIP() << "the pass rejects this program";
+    const pto_verifier_desc* verifier = plugin()->verifier("DistTensorCtxConsistent");
+    ASSERT_TRUE(verifier);
+    host::RunOutcome checked = host::runThroughAbi(**doc, verifier->run);
+    EXPECT_FALSE(checked.failed()) << (checked.diagnostics.empty() ? "" : checked.diagnostics[0].message);
+}
+
 INSTANTIATE_TEST_SUITE_P(PyptoRandom, PyptoRandom, ::testing::ValuesIn(randomCases()),
                          [](const auto& info) { return "case_" + info.param; });
 
