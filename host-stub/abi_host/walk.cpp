@@ -1,6 +1,8 @@
 // The host table's walk: depth first in pypto's field order, pre and post callbacks.
 #include "abi_host/walk.h"
 
+#include <vector>
+
 #include "abi_host/handles.h"
 #include "ir/placement.h"
 
@@ -19,17 +21,23 @@ public:
             if (r == PTO_WALK_STOP) return false;
             if (r == PTO_WALK_SKIP_CHILDREN) return post(h, pos);
         }
-        // Re-resolve the schema order each time: fields may have been replaced by the callback.
-        std::vector<uint32_t> keys;
-        ir::forEachFieldInOrder(*n, false, [&](const ir::Member& m) { keys.push_back(m.key); });
-        for (uint32_t key : keys) {
+        // Re-resolve the schema order each time: fields may have been replaced by the callback. The
+        // keys of every node on the current path share one stack (indexed, so growth is safe) instead
+        // of a vector per node: the allocation was most of the walk's time per node.
+        const size_t begin = keys_.size();
+        ir::forEachFieldInOrder(*n, false, [&](const ir::Member& m) { keys_.push_back(m.key); });
+        const size_t end = keys_.size();
+        bool go = true;
+        for (size_t i = begin; go && i < end; ++i) {
+            const uint32_t key = keys_[i];
             if ((key == K::type && !(cb_.flags & PTO_WALK_INTO_TYPES)) ||
                 (key == K::kwargs && !(cb_.flags & PTO_WALK_INTO_KWARGS)) || key == K::span)
                 continue;
             pto_walk_position child{h, fieldIdOf(key), 0};
-            if (!visitField(n, key, child)) return false;
+            go = visitField(n, key, child);
         }
-        return post(h, pos);
+        keys_.resize(begin);
+        return go && post(h, pos);
     }
 
 private:
@@ -77,6 +85,7 @@ private:
 
     pto_run_context* ctx_;
     const pto_walk_callbacks& cb_;
+    std::vector<uint32_t> keys_;
 };
 
 }  // namespace
