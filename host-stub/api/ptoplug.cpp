@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "driver/diagnostics.h"
 #include "driver/process_file.h"
 #include "io/output_file.h"
 #include "ir/reader.h"
@@ -35,13 +36,7 @@ namespace {
 ir::Format toIr(Format f) { return f == Format::Json ? ir::Format::Json : ir::Format::MsgPack; }
 
 Diagnostic toApi(const host::Diagnostic& d) {
-    static const char* const names[] = {"note", "warning", "error", "internal error"};
-    return Diagnostic{d.severity <= PTO_SEVERITY_INTERNAL_ERROR ? names[d.severity] : "error",
-                      d.rule,
-                      d.message,
-                      d.file,
-                      d.line,
-                      d.column};
+    return Diagnostic{host::severityName(d.severity), d.rule, d.message, d.file, d.line, d.column};
 }
 
 // Runs `pipeline` over the program in place; a failure becomes a PassError carrying the diagnostics.
@@ -55,15 +50,6 @@ void run(const host::Pipeline& pipeline, ir::Document& doc) {
                                    [](const Diagnostic& d) { return d.severity.find("error") != std::string::npos; });
     throw PassError(firstError != diagnostics.end() ? firstError->message : report.messages, std::move(diagnostics),
                     report.exitCode == host::kExitInternal);
-}
-
-std::vector<std::string> manifestsIn(const std::string& dir) {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().extension() == ".json") out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 }  // namespace
@@ -97,8 +83,8 @@ Format Program::format() const {
 }
 
 void Program::write(const std::string& path) const {
-    std::string ext = fs::path(path).extension().string();
-    write(path, ext == ".json" ? Format::Json : ext == ".msgpack" ? Format::MsgPack : format());
+    const ir::Format byName = ir::formatForName(path);
+    write(path, byName == ir::Format::Json ? Format::Json : byName == ir::Format::MsgPack ? Format::MsgPack : format());
 }
 
 void Program::write(const std::string& path, Format format) const {
@@ -142,7 +128,7 @@ Pass MaterializeDistTensorCtx() { return MaterializeDistTensorCtx(defaultPluginD
 
 Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
     const std::string name = "MaterializeDistTensorCtx";
-    for (const std::string& path : manifestsIn(pluginDir)) {
+    for (const std::string& path : host::manifestsInFolder(pluginDir)) {
         auto manifest = host::readManifest(path);
         if (!manifest || std::none_of(manifest->passes.begin(), manifest->passes.end(),
                                       [&](const host::ManifestPass& p) { return p.name == name; }))
@@ -169,7 +155,8 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
 // --- PassManager ---------------------------------------------------------------------------------
 
 PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins) {
-    std::vector<std::string> all = defaultPlugins ? manifestsIn(defaultPluginDir()) : std::vector<std::string>{};
+    std::vector<std::string> all =
+        defaultPlugins ? host::manifestsInFolder(defaultPluginDir()) : std::vector<std::string>{};
     all.insert(all.end(), manifests.begin(), manifests.end());
     std::vector<host::Plugin> plugins;
     for (const std::string& path : all) {

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "io/output_file.h"
+#include "ir/writer.h"
 
 namespace ptoplug::cli {
 namespace fs = std::filesystem;
@@ -16,13 +17,8 @@ namespace {
 std::vector<std::string> defaultManifests() {
     std::error_code ec;
     fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    std::vector<std::string> out;
-    if (ec) return out;
-    fs::path dir = exe.parent_path().parent_path() / "lib" / "ptoplug";
-    for (const auto& e : fs::directory_iterator(dir, ec))
-        if (e.path().extension() == ".json") out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
+    if (ec) return {};
+    return host::manifestsInFolder((exe.parent_path().parent_path() / "lib" / "ptoplug").string());
 }
 
 }  // namespace
@@ -91,10 +87,7 @@ void Cli::finishParsing() {
 }
 
 bool Cli::chooseOutputFormat(const std::string& output, ir::Format inputFormatIfKnown) {
-    const std::string ext = fs::path(output).extension().string();
-    const ir::Format byName = ext == ".json"      ? ir::Format::Json
-                              : ext == ".msgpack" ? ir::Format::MsgPack
-                                                  : ir::Format::Auto;
+    const ir::Format byName = ir::formatForName(output);
     if (byName != ir::Format::Auto && file.outputFormat != ir::Format::Auto && file.outputFormat != byName) {
         fail(fileError(output, "--format " + format_ + " contradicts the output's name",
                        "drop --format (the extension decides), or name the output ." + format_),

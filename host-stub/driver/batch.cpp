@@ -99,6 +99,12 @@ int64_t nowNs() {
         .count();
 }
 
+double secondsSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e9; }
+
+std::string memoryLimitExceeded(uint64_t limitMiB) {
+    return "exceeded the memory limit of " + std::to_string(limitMiB) + " MiB (--memory-limit)";
+}
+
 // The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
 // message length, message.
 int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
@@ -117,8 +123,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
         } catch (const std::exception& e) {
             const bool oom = progress.outOfMemory.load() != 0;
             std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
-                               : memoryLimitMiB > 0 ? "exceeded the memory limit of " + std::to_string(memoryLimitMiB) +
-                                                          " MiB (--memory-limit)"
+                               : memoryLimitMiB > 0 ? memoryLimitExceeded(memoryLimitMiB)
                                                     : std::string("ran out of memory");
             const Phase phase = progress.currentPhase();
             report.exitCode = kExitInternal;
@@ -133,9 +138,9 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
         progress.enter(Phase::Idle);
         std::string line;
         if (!isolation.reportPath.empty()) {
-            double seconds = static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9;
             bool ok = report.exitCode == kExitOk;
-            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report, seconds, ok && item.output != "-");
+            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
+                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-");
         }
         uint32_t header[4] = {index, static_cast<uint32_t>(report.exitCode),
                               static_cast<uint32_t>(report.messages.size()), static_cast<uint32_t>(line.size())};
@@ -376,8 +381,7 @@ private:
             what = "timed out after " + std::to_string(static_cast<long long>(isolation_.timeoutSeconds)) +
                    " s (the --timeout limit)";
         } else if (oom) {
-            what = "exceeded the memory limit of " + std::to_string(isolation_.memoryLimitMiB) +
-                   " MiB (--memory-limit) and died of " + end.describe();
+            what = memoryLimitExceeded(isolation_.memoryLimitMiB) + " and died of " + end.describe();
         } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS) {
             // The input is mapped and its strings are borrowed from the mapping until the output is
             // written: a file truncated meanwhile faults wherever it is next read.
@@ -403,7 +407,7 @@ private:
         }
         finish(code, formatError(error, options_.diagnostics),
                reportOf(item, timedOut ? "timed-out" : "crashed", code, nullptr,
-                        static_cast<double>(nowNs() - progress.itemStartNs.load()) / 1e9));
+                        secondsSince(progress.itemStartNs.load())));
         if (pending_.empty()) {
             w.child.reset();
             return true;

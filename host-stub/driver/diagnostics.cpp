@@ -10,17 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* severityName(pto_severity s) {
-    switch (s) {
-        case PTO_SEVERITY_NOTE: return "note";
-        case PTO_SEVERITY_WARNING: return "warning";
-        case PTO_SEVERITY_ERROR: return "error";
-        case PTO_SEVERITY_INTERNAL_ERROR: return "internal error";
-        case PTO_SEVERITY_MAX_ENUM: break;
-    }
-    return "error";
-}
-
 json orNull(const std::string& s) { return s.empty() ? json() : json(s); }
 json orNull(int64_t n) { return n > 0 ? json(n) : json(); }
 
@@ -36,6 +25,17 @@ std::string jsonLine(json file, json line, json column, json end, const std::str
 std::string gSarifLines;  // the json lines a sarif run keeps until it ends
 
 }  // namespace
+
+const char* severityName(pto_severity s) {
+    switch (s) {
+        case PTO_SEVERITY_NOTE: return "note";
+        case PTO_SEVERITY_WARNING: return "warning";
+        case PTO_SEVERITY_ERROR: return "error";
+        case PTO_SEVERITY_INTERNAL_ERROR: return "internal error";
+        case PTO_SEVERITY_MAX_ENUM: break;
+    }
+    return "error";
+}
 
 std::string formatDiagnostic(const Diagnostic& d, const std::string& input, DiagnosticsFormat format) {
     const bool located = d.line > 0 && !d.file.empty();

@@ -15,6 +15,8 @@ namespace ptoplug::host {
 
 enum class DiagnosticsFormat { Text, Json, Sarif };
 
+/// "note", "warning", "error" or "internal error".
+const char* severityName(pto_severity severity);
 /// A diagnostic of a pass or verifier on program `input`, as one line.
 std::string formatDiagnostic(const Diagnostic& d, const std::string& input, DiagnosticsFormat format);
 /// A problem with a whole file (unreadable input, unwritable output, a dead worker), as lines.

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
@@ -303,6 +304,11 @@ Expected<std::string> writeToString(const Document& doc, const WriteOptions& opt
     StringSink sink;
     if (auto err = writeDocument(doc, options, sink)) return *err;
     return std::move(sink.str());
+}
+
+Format formatForName(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    return ext == ".json" ? Format::Json : ext == ".msgpack" ? Format::MsgPack : Format::Auto;
 }
 
 }  // namespace ptoplug::ir

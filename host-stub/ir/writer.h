@@ -18,6 +18,9 @@ struct WriteOptions {
 /// (the error names its place) or when the sink fails.
 Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink);
 
+/// The format a file's name asks for: Json for .json, MsgPack for .msgpack, Auto otherwise.
+Format formatForName(const std::string& path);
+
 /// Convenience for tests and small documents.
 Expected<std::string> writeToString(const Document& doc, const WriteOptions& options);
 

@@ -1,5 +1,6 @@
 #include "pipeline/manifest.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -149,6 +150,15 @@ Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path
         err.hint = "see manifest.schema.json for the format";
         return err;
     }
+}
+
+std::vector<std::string> manifestsInFolder(const std::string& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json") out.push_back(it->path().string());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace ptoplug::host

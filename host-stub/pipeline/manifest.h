@@ -43,4 +43,7 @@ Expected<Manifest> readManifest(const std::string& path);
 /// The same for a manifest's bytes; `path` names it in errors and anchors a relative library path.
 Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path);
 
+/// The manifests (*.json) of a plugin folder, sorted; none if the folder cannot be read.
+std::vector<std::string> manifestsInFolder(const std::string& dir);
+
 }  // namespace ptoplug::host
