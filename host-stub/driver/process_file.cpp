@@ -136,6 +136,7 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const Stage& stage = pipeline.stages[i];
         if (!stage.pass) continue;
         const int index = static_cast<int>(i);
+        const std::string who = "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin);
         enter(Phase::Pass, index);
         RunOutcome outcome = runThroughAbi(doc, stage.pass->run);
         timed("pass " + stage.name);
@@ -160,7 +161,7 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
                 report.messages += formatError(*err, options.diagnostics);
         }
         if (outcome.failed()) {
-            Failure f = classify(outcome, "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin));
+            Failure f = classify(outcome, who);
             if (!f.message.empty()) return fail(f.code, f.rule, f.message);
             report.exitCode = f.code;
             return report;
@@ -173,9 +174,8 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
             report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
         if (broken)
             return fail(kExitInternal, "pto-host/invalid-ir",
-                        "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin) +
-                            " left invalid IR: " + broken->message + (broken->pointer.empty() ? "" : " (at ") +
-                            broken->pointer + (broken->pointer.empty() ? "" : ")") + "; nothing was written");
+                        who + " left invalid IR: " + broken->message +
+                            (broken->pointer.empty() ? "" : " (at " + broken->pointer + ")") + "; nothing was written");
         if (!options.verify) continue;
         const std::vector<std::string> properties = verifiersAfter(stage, options);
         for (size_t p = 0; p < properties.size(); ++p)
