@@ -1,5 +1,5 @@
 /*
- * ptoplug ABI, version 1.0: include this one header.
+ * ptoplug ABI, version 1.1: include this one header.
  *
  *   types.h       status codes, strings, handles, kinds, enums
  *   host_api.h    the table of functions a host gives every pass: read, walk, rewrite, diagnose

@@ -26,6 +26,13 @@
  *     abort): the host runs plugins in worker processes and reports either as a plugin failure.
  *   - Strings returned (pto_string) are borrowed from the IR and stay valid for the run context.
  *     Strings passed in are copied by the host before the function returns.
+ *   - Lifetime: every handle (pto_node, pto_value) lives as long as the run context, i.e. one call of
+ *     one pass or verifier; never keep one across passes or programs.
+ *   - [1.1] Every failing call leaves a message saying which argument, field or kind was wrong;
+ *     last_error returns it until the next failing call (PJRT's error objects, without freeing).
+ *   - Verifiers read only: a verifier that rewrites (any function of the Rewriting, Construction and
+ *     Symbols groups) gets PTO_ERR_UNSUPPORTED. Verifiers run after each pass that produces or keeps
+ *     their property (and with --verify), on the pass's output.
  *   - [thread-safety] A run context belongs to one thread at a time. Different run contexts (other
  *     programs) may be used on other threads at the same time: the table itself is immutable.
  *   - Layout: append-only. New functions go at the end, in a new minor version. Read `struct_size`
@@ -86,6 +93,37 @@ typedef struct pto_diagnostic {
     pto_string message; /**< the full message, UTF-8 */
     pto_node node;      /**< the node whose span locates the diagnostic; may be null (no location) */
 } pto_diagnostic;
+
+/** A type to build with make_type. [1.1] */
+typedef struct pto_type_desc {
+    size_t struct_size;    /**< sizeof(pto_type_desc) */
+    pto_type_kind kind;    /**< SCALAR, TENSOR, DISTRIBUTED_TENSOR, TUPLE, COMM_CTX or PTR */
+    pto_data_type dtype;   /**< SCALAR, TENSOR, DISTRIBUTED_TENSOR */
+    const pto_node* shape; /**< TENSOR, DISTRIBUTED_TENSOR: `rank` expressions (ConstInt or Var); may be
+                                NULL when rank is 0 */
+    size_t rank;
+    const pto_value* elements; /**< TUPLE: `element_count` type values; may be NULL when the count is 0 */
+    size_t element_count;
+} pto_type_desc;
+
+/** One field given to create_node: its name and its value. [1.1] */
+typedef struct pto_field_value {
+    pto_string name;
+    pto_value value;
+} pto_field_value;
+
+/** One entry of a node's attrs or kwargs, decoded (docs/ir_format.md §5). [1.1] */
+typedef struct pto_attr {
+    size_t struct_size; /**< set by the caller to sizeof(pto_attr); the host fills that much */
+    pto_string key;     /**< borrowed */
+    /** The tag of a tagged value ("DataType", "ArgDirectionVector", "Var", "VarList", "Expr", ...), or ""
+     *  for a plain integer, bool, string or float. Borrowed. */
+    pto_string tag;
+    /** The payload: the plain value itself, or the tagged value's payload: a node value for Var/Expr
+     *  (nil when absent), an array of node values for VarList, an array of codes for the vectors, an
+     *  integer code for DataType and ArgDirection, a name string for the name enums. */
+    pto_value value;
+} pto_attr;
 
 typedef struct pto_host_api {
     /** sizeof(pto_host_api) as the host was built: how many slots exist. */
@@ -228,6 +266,121 @@ typedef struct pto_host_api {
     /** Reports a diagnostic (copied). An ERROR or INTERNAL_ERROR makes the run fail whatever the pass
      *  returns. */
     pto_status (*emit_diagnostic)(pto_run_context* ctx, const pto_diagnostic* diagnostic);
+
+    /* ==== ABI 1.1 ============================================================================ */
+
+    /* ---- Errors ----------------------------------------------------------------------------- */
+
+    /** The message of the most recent failing call on `ctx` ("" if none failed yet): the function, the
+     *  status and what was wrong. Borrowed, valid until the next failing call. Never fails for a live
+     *  context. */
+    pto_status (*last_error)(pto_run_context* ctx, pto_string* out);
+
+    /* ---- Values: construction and typed reads (values made here never go stale) ------------ */
+
+    pto_status (*value_make_null)(pto_run_context* ctx, pto_value* out);
+    pto_status (*value_make_bool)(pto_run_context* ctx, int value, pto_value* out);
+    pto_status (*value_make_int)(pto_run_context* ctx, int64_t value, pto_value* out);
+    pto_status (*value_make_double)(pto_run_context* ctx, double value, pto_value* out);
+    /** Copies `value`. */
+    pto_status (*value_make_string)(pto_run_context* ctx, pto_string value, pto_value* out);
+    /** A value holding `node` (shared, not copied), for fields and attrs that hold nodes. */
+    pto_status (*value_make_node)(pto_run_context* ctx, pto_node node, pto_value* out);
+    /** An array of `count` values (copied; nodes inside are shared). `items` may be NULL if count is 0. */
+    pto_status (*value_make_array)(pto_run_context* ctx, const pto_value* items, size_t count, pto_value* out);
+    /** A map of `count` entries; INVALID_ARGUMENT for a repeated key. */
+    pto_status (*value_make_map)(pto_run_context* ctx, const pto_string* keys, const pto_value* values, size_t count,
+                                 pto_value* out);
+    /** A type value (docs/ir_format.md §4). INVALID_ARGUMENT for a kind it cannot build or a bad dtype,
+     *  WRONG_KIND for a shape entry that is not an expression or a tuple element that is not a type. */
+    pto_status (*make_type)(pto_run_context* ctx, const pto_type_desc* desc, pto_value* out);
+    /** The dtype of a Scalar, Tensor, DistributedTensor or Tile type; WRONG_KIND for other types. */
+    pto_status (*type_dtype)(pto_run_context* ctx, pto_value type, pto_data_type* out);
+    /** The number of shape dimensions of a Tensor, DistributedTensor or Tile type (0 for a Scalar). */
+    pto_status (*type_rank)(pto_run_context* ctx, pto_value type, size_t* out);
+    /** Shape dimension `index`: an expression node (ConstInt or a Var). */
+    pto_status (*type_dim)(pto_run_context* ctx, pto_value type, size_t index, pto_node* out);
+
+    /* ---- Construction and mutation ---------------------------------------------------------- */
+
+    /**
+     * A new node of type `type_name` (any node type of docs/ir_format.md §6) with `fields`, checked as
+     * the reader checks input: every required field present, each of the right kind, node fields
+     * holding the right class of node. `span` defaults to the unknown span and a statement's
+     * `leading_comments` to none. INVALID_ARGUMENT for an unknown type name, a repeated field, a
+     * missing field or a value of the wrong kind; last_error names the field and what it takes.
+     */
+    pto_status (*create_node)(pto_run_context* ctx, pto_string type_name, const pto_field_value* fields, size_t count,
+                              pto_node* out);
+    /** Sets field `field` of `node` to `value` (an existing field is replaced), checked as create_node
+     *  checks, and refused (INVALID_ARGUMENT) if it would put the node inside itself. The node changes
+     *  at every place it occurs. */
+    pto_status (*node_set_field)(pto_run_context* ctx, pto_node node, uint32_t field, pto_value value);
+    /** Inserts `stmts` after the statement at (`parent`, `field`, `index`); otherwise as insert_before
+     *  (deferred, spliced into a SeqStmts, else wrapping the statement). */
+    pto_status (*insert_after)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
+                               const pto_node* stmts, size_t count);
+    /** Removes the statement at (`parent`, `field`, `index`): from a SeqStmts' stmts, or, for a
+     *  statement that is a whole body, by leaving an empty SeqStmts in its place. Deferred like
+     *  insert_before (indices keep naming the statements as they were). WRONG_KIND if the slot does not
+     *  hold a statement. */
+    pto_status (*remove_stmt)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index);
+    /** Moves the statement at (`parent`, `field`, `index`) to just before the statement at
+     *  (`to_parent`, `to_field`, `to_index`): remove_stmt plus insert_before, deferred together.
+     *  INVALID_ARGUMENT if the destination lies inside the statement moved. */
+    pto_status (*move_stmt)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node to_parent,
+                            uint32_t to_field, size_t to_index);
+    /** Replaces every occurrence of `var` (a Var, IterArg or MemRef) below `root` by `replacement` (an
+     *  expression), in node fields, types (shape dimensions) and attrs/kwargs alike; the number replaced
+     *  goes to `*count` (may be NULL). Binding places (params, assignment targets, loop variables and
+     *  iter_args, return_vars) are renamed too, so replace with a Var when the variable is bound below
+     *  `root`. Immediate. */
+    pto_status (*replace_uses)(pto_run_context* ctx, pto_node root, pto_node var, pto_node replacement, size_t* count);
+
+    /* ---- Attributes and kwargs (Call, Submit, Function, scope statements) -------------------- */
+
+    /** Number of entries of the node's `list` (0 when absent). WRONG_KIND for a node without one. */
+    pto_status (*attr_count)(pto_run_context* ctx, pto_node node, pto_attr_list list, size_t* out);
+    /** Entry `index`, decoded. */
+    pto_status (*attr_at)(pto_run_context* ctx, pto_node node, pto_attr_list list, size_t index, pto_attr* out);
+    /** The first entry named `key`, decoded; PTO_ERR_NOT_FOUND if none. */
+    pto_status (*attr_find)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_attr* out);
+    /** Sets `key` to `value`: plain when `tag` is "", else tagged `tag` (the payload of pto_attr.value).
+     *  Replaces the first entry named `key`, else appends one. Checked as the reader checks attrs (a
+     *  VarList holds Vars, an ArgDirectionVector codes 0-5, ...). */
+    pto_status (*attr_set)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_string tag,
+                           pto_value value);
+    /** Removes every entry named `key`; PTO_ERR_NOT_FOUND if there was none. */
+    pto_status (*attr_remove)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key);
+    /** A Call's or Submit's `arg_directions`: writes min(count, capacity) codes to `out` (may be NULL
+     *  when capacity is 0) and the total to `*count`. NOT_FOUND if the call has none. */
+    pto_status (*call_arg_directions)(pto_run_context* ctx, pto_node call, pto_arg_direction* out, size_t capacity,
+                                      size_t* count);
+
+    /* ---- Symbols ---------------------------------------------------------------------------- */
+
+    /** Renames a Function: the program's function list stays sorted by name and every Call/Submit
+     *  naming it as a GlobalVar follows. INVALID_ARGUMENT if another function has the name or it is "". */
+    pto_status (*function_rename)(pto_run_context* ctx, pto_node function, pto_string name);
+    /** A new Call (kind PTO_NODE_CALL) or Submit (PTO_NODE_SUBMIT: no deps, core_num or predicate) of the
+     *  program's Function `callee`, with `args` (shared), empty attrs and kwargs, result `type`, span of
+     *  `span_source` (unknown if null). */
+    pto_status (*create_call)(pto_run_context* ctx, pto_node_kind kind, pto_node callee, const pto_node* args,
+                              size_t arg_count, pto_value type, pto_node span_source, pto_node* out);
+    /** Re-points a Call or Submit: to the function called `name` if is_global_var (NOT_FOUND if the
+     *  program has none), else to builtin op `name`. Args and attrs are unchanged. */
+    pto_status (*call_set_op)(pto_run_context* ctx, pto_node call, pto_string name, int is_global_var);
+    /** The Calls and Submits of `function` in the program, in walk order (each node once): writes
+     *  min(count, capacity) to `out` (may be NULL when capacity is 0) and the total to `*count`. */
+    pto_status (*function_calls)(pto_run_context* ctx, pto_node function, pto_node* out, size_t capacity,
+                                 size_t* count);
+
+    /* ---- Pass options ----------------------------------------------------------------------- */
+
+    /** The value of option `name` of the running pass (declared in its pto_pass_desc): a bool, int,
+     *  double or string value as declared; set by the manifest or --pass-option, else the default.
+     *  NOT_FOUND if the pass declares no such option (and for verifiers). */
+    pto_status (*pass_option)(pto_run_context* ctx, pto_string name, pto_value* out);
 } pto_host_api;
 
 /** True if `api` has the function slot `member` (i.e. the host is new enough for it). */
@@ -280,7 +433,39 @@ PTO_HOST_SLOT(insert_before, 38);
 PTO_HOST_SLOT(replace_child, 39);
 PTO_HOST_SLOT(flush_inserts, 40);
 PTO_HOST_SLOT(emit_diagnostic, 41);
-PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 42 * sizeof(void*), host_api_size_1_0);
+/* The 1.0 table ends here: 42 slots. */
+/* Layout pins of ABI 1.1. */
+PTO_HOST_SLOT(last_error, 42);
+PTO_HOST_SLOT(value_make_null, 43);
+PTO_HOST_SLOT(value_make_bool, 44);
+PTO_HOST_SLOT(value_make_int, 45);
+PTO_HOST_SLOT(value_make_double, 46);
+PTO_HOST_SLOT(value_make_string, 47);
+PTO_HOST_SLOT(value_make_node, 48);
+PTO_HOST_SLOT(value_make_array, 49);
+PTO_HOST_SLOT(value_make_map, 50);
+PTO_HOST_SLOT(make_type, 51);
+PTO_HOST_SLOT(type_dtype, 52);
+PTO_HOST_SLOT(type_rank, 53);
+PTO_HOST_SLOT(type_dim, 54);
+PTO_HOST_SLOT(create_node, 55);
+PTO_HOST_SLOT(node_set_field, 56);
+PTO_HOST_SLOT(insert_after, 57);
+PTO_HOST_SLOT(remove_stmt, 58);
+PTO_HOST_SLOT(move_stmt, 59);
+PTO_HOST_SLOT(replace_uses, 60);
+PTO_HOST_SLOT(attr_count, 61);
+PTO_HOST_SLOT(attr_at, 62);
+PTO_HOST_SLOT(attr_find, 63);
+PTO_HOST_SLOT(attr_set, 64);
+PTO_HOST_SLOT(attr_remove, 65);
+PTO_HOST_SLOT(call_arg_directions, 66);
+PTO_HOST_SLOT(function_rename, 67);
+PTO_HOST_SLOT(create_call, 68);
+PTO_HOST_SLOT(call_set_op, 69);
+PTO_HOST_SLOT(function_calls, 70);
+PTO_HOST_SLOT(pass_option, 71);
+PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 72 * sizeof(void*), host_api_size_1_1);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,17 @@ typedef pto_status (*pto_pass_run_fn)(const pto_host_api* host, pto_run_context*
  *  returns PTO_OK if it could check (violations or not), an error status if it could not. [reentrant] */
 typedef pto_status (*pto_verifier_run_fn)(const pto_host_api* host, pto_run_context* ctx);
 
+/** A pass option (ABI 1.1): set by a manifest's "options" or by `--pass-option PASS.NAME=VALUE`, read by
+ *  the pass with pto_host_api.pass_option. The host rejects unknown names and ill-typed values before
+ *  it reads any program. */
+typedef struct pto_option_desc {
+    size_t struct_size; /**< sizeof(pto_option_desc) */
+    const char* name;   /**< [A-Za-z0-9_-]+, unique within the pass */
+    pto_option_type type;
+    const char* default_value; /**< in the text form of `type` ("true", "42", "0.5", "text"); never NULL */
+    const char* help;          /**< one line */
+} pto_option_desc;
+
 typedef struct pto_pass_desc {
     size_t struct_size;                     /**< sizeof(pto_pass_desc) */
     const char* name;                       /**< unique within the pipeline, e.g. "MaterializeDistTensorCtx" */
@@ -42,7 +53,14 @@ typedef struct pto_pass_desc {
     const char* const* invalidated_properties; /**< IR properties the pass may break */
     size_t invalidated_count;
     pto_pass_run_fn run; /**< never NULL */
+    /* ---- ABI 1.1 (read only when struct_size covers them) ---- */
+    const pto_option_desc* const* options; /**< option_count pointers, none NULL */
+    size_t option_count;
 } pto_pass_desc;
+
+/** The size of a 1.0 pto_pass_desc: a descriptor at least this large is valid; larger ones carry the
+ *  1.1 members. */
+#define PTO_PASS_DESC_1_0_SIZE (offsetof(pto_pass_desc, run) + sizeof(pto_pass_run_fn))
 
 typedef struct pto_verifier_desc {
     size_t struct_size;   /**< sizeof(pto_verifier_desc) */
@@ -65,6 +83,7 @@ typedef struct pto_plugin_desc {
 } pto_plugin_desc;
 
 PTO_STATIC_ASSERT(offsetof(pto_pass_desc, run) == 9 * sizeof(void*), pass_desc_run);
+PTO_STATIC_ASSERT(offsetof(pto_pass_desc, options) == 10 * sizeof(void*), pass_desc_options);
 PTO_STATIC_ASSERT(offsetof(pto_verifier_desc, run) == 3 * sizeof(void*), verifier_desc_run);
 PTO_STATIC_ASSERT(offsetof(pto_plugin_desc, name) == sizeof(size_t) + 16, plugin_desc_name);
 

@@ -20,7 +20,7 @@ extern "C" {
 
 /** ABI version of this header. Major = breaking change, minor = additions only (see CHANGELOG.md). */
 #define PTO_ABI_MAJOR 1
-#define PTO_ABI_MINOR 0
+#define PTO_ABI_MINOR 1
 
 /**
  * Every ABI enum ends with a *_MAX_ENUM = 0x7FFFFFFF enumerator (as Vulkan's do). It pins the enum to 32
@@ -299,6 +299,50 @@ typedef enum pto_arg_direction {
     PTO_ARG_SCALAR = 5,
     PTO_ARG_DIRECTION_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
 } pto_arg_direction;
+
+/** pypto DataType codes (docs/ir_format.md §7), as types and DataType attrs carry them. [1.1] */
+typedef enum pto_data_type {
+    PTO_DTYPE_BOOL = 0,
+    PTO_DTYPE_INT4 = 16,
+    PTO_DTYPE_INT8 = 17,
+    PTO_DTYPE_INT16 = 18,
+    PTO_DTYPE_INT32 = 19,
+    PTO_DTYPE_INT64 = 20,
+    PTO_DTYPE_INDEX = 21,
+    PTO_DTYPE_UINT4 = 32,
+    PTO_DTYPE_UINT8 = 33,
+    PTO_DTYPE_UINT16 = 34,
+    PTO_DTYPE_UINT32 = 35,
+    PTO_DTYPE_UINT64 = 36,
+    PTO_DTYPE_FP4 = 48,
+    PTO_DTYPE_FP8E4M3FN = 49,
+    PTO_DTYPE_FP8E5M2 = 50,
+    PTO_DTYPE_FP16 = 51,
+    PTO_DTYPE_FP32 = 52,
+    PTO_DTYPE_FP8E8M0 = 54,
+    PTO_DTYPE_BF16 = 64,
+    PTO_DTYPE_HF4 = 65,
+    PTO_DTYPE_HF8 = 66,
+    PTO_DTYPE_TASK_ID = 80,
+    PTO_DATA_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_data_type;
+
+/** The two keyed lists of a node (docs/ir_format.md §5): `attrs` (Call, Submit, Function, scopes) and
+ *  `kwargs` (Call, Submit). [1.1] */
+typedef enum pto_attr_list {
+    PTO_ATTR_LIST_ATTRS = 0,
+    PTO_ATTR_LIST_KWARGS = 1,
+    PTO_ATTR_LIST_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_attr_list;
+
+/** Types of pass options (pto_option_desc). [1.1] */
+typedef enum pto_option_type {
+    PTO_OPTION_BOOL = 0,                  /**< "true" / "false" */
+    PTO_OPTION_INT = 1,                   /**< a decimal int64 */
+    PTO_OPTION_FLOAT = 2,                 /**< a decimal double */
+    PTO_OPTION_STRING = 3,                /**< any UTF-8 text */
+    PTO_OPTION_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_option_type;
 
 /** A source span. `filename` is borrowed from the IR (valid for the run context). Unknown: -1. */
 typedef struct pto_span {

@@ -23,6 +23,29 @@ namespace K = ir::K;
 /// Field ids at and above this name interned keys the ABI has no pto_field for (field_from_name).
 inline constexpr uint32_t kDynamicFieldBase = 0x10000;
 
+// --- errors ------------------------------------------------------------------------------------------
+
+/// Says why the current call fails and returns `status`; the table's entry wrapper turns it into the
+/// call's last_error message. Without one, the message explains the status in general terms.
+inline pto_status fail(pto_run_context* ctx, pto_status status, std::string_view why) {
+    if (ctx) {
+        ctx->errorDetail.assign(why);
+        ctx->errorDetailStatus = status;
+    }
+    return status;
+}
+
+#define PTO_REQUIRE(cond, status)   \
+    do {                            \
+        if (!(cond)) return status; \
+    } while (0)
+
+/// PTO_REQUIRE with the reason last_error reports.
+#define PTO_REQUIRE_WHY(cond, status, why)                 \
+    do {                                                   \
+        if (!(cond)) return table::fail(ctx, status, why); \
+    } while (0)
+
 // --- handle conversion ------------------------------------------------------------------------------
 
 inline Node* toNode(pto_run_context* ctx, pto_node h) {
@@ -53,7 +76,10 @@ inline pto_node fromNode(pto_run_context* ctx, const Node* n) {
 inline Value* toValue(pto_run_context* ctx, pto_value h) {
     if (!ctx || h.opaque[0] != ctx->token || h.opaque[1] == 0 || h.opaque[1] > ctx->values.size()) return nullptr;
     const ValueSlot& slot = ctx->values[h.opaque[1] - 1];
-    return slot.stale() ? nullptr : slot.value;
+    if (!slot.stale()) return slot.value;
+    fail(ctx, PTO_ERR_INVALID_HANDLE,
+         "a pto_value is stale: a rewrite moved its slot (its list grew or was edited); read the value again");
+    return nullptr;
 }
 
 inline pto_value fromValue(pto_run_context* ctx, ValueSlot slot) {
@@ -157,11 +183,6 @@ pto_status guarded(F&& body) {
     }
 }
 
-#define PTO_REQUIRE(cond, status)   \
-    do {                            \
-        if (!(cond)) return status; \
-    } while (0)
-
 inline pto_node_kind kindOf(uint32_t type) {
     switch (type) {
         case K::Program: return PTO_NODE_PROGRAM;
@@ -257,5 +278,25 @@ inline Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* statu
     *status = v->kind == Kind::Null ? PTO_ERR_OUT_OF_RANGE : PTO_ERR_WRONG_KIND;
     return nullptr;
 }
+
+// --- shared by the table's parts (defined in host_api.cpp) ------------------------------------------
+
+/// May `child` stand in field `key` of `parent`? WRONG_KIND for a node of the wrong class (an
+/// expression where a statement goes), INVALID_ARGUMENT if it would make `parent` contain itself.
+pto_status checkPlacement(pto_run_context* ctx, Node* parent, uint32_t key, Node* child);
+/// True if `target` is `from` or lies below it.
+bool reaches(pto_run_context* ctx, Node* from, const Node* target);
+/// The span of `source`, or the unknown span for the null handle.
+Value spanOf(pto_run_context* ctx, pto_node source);
+/// The Program's functions list, or nullptr.
+Value* functionsOf(pto_run_context* ctx);
+/// The Function of entry `i` of that list.
+Node* functionAt(const Value* functions, size_t i);
+/// A host-made value: never stale.
+pto_value madeValue(pto_run_context* ctx, Value v);
+/// The node's type name, for messages.
+std::string_view typeName(pto_run_context* ctx, const Node* n);
+/// A Status from the IR core as a pto_status, its message kept for last_error.
+pto_status statusOf(pto_run_context* ctx, const Status& s, pto_status failure = PTO_ERR_WRONG_KIND);
 
 }  // namespace ptoplug::host::table

@@ -4,20 +4,17 @@
 #include <limits>
 #include <new>
 
+#include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "abi_host/walk.h"
 #include "ir/placement.h"
 #include "ir/rewrite.h"
 #include "ir/schema.h"
 
-namespace ptoplug::host {
-namespace {
+namespace ptoplug::host::table {
 
-using namespace table;
-
-// True if `target` is `from` or lies below it: putting `from` under `target` would close a cycle.
-// Iterative, with per-node stamps reused across calls (no clearing per check).
 bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
+    // Iterative, with per-node stamps reused across calls (no clearing per check).
     if (from == target) return true;
     ctx->seen.resize(ctx->doc.nodes().size(), 0);
     const uint32_t stamp = ++ctx->seenStamp;
@@ -44,11 +41,20 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     return false;
 }
 
-// May `child` stand in field `key` of `parent`? WRONG_KIND for a node of the wrong class (an
-// expression where a statement goes), INVALID_ARGUMENT if it would make `parent` contain itself.
+std::string_view typeName(pto_run_context* ctx, const Node* n) { return ctx->doc.keys().name(n->type); }
+
 pto_status checkPlacement(pto_run_context* ctx, Node* parent, uint32_t key, Node* child) {
-    if (!ir::nodeFitsClass(child->type, ir::fieldNodeClass(parent->type, key))) return PTO_ERR_WRONG_KIND;
-    return reaches(ctx, child, parent) ? PTO_ERR_INVALID_ARGUMENT : PTO_OK;
+    ir::NodeClass cls = ir::fieldNodeClass(parent->type, key);
+    if (!ir::nodeFitsClass(child->type, cls))
+        return fail(ctx, PTO_ERR_WRONG_KIND,
+                    "field '" + std::string(ctx->doc.keys().name(key)) + "' of a " +
+                        std::string(typeName(ctx, parent)) + " holds " + ir::nodeClassName(cls) + "; got a " +
+                        std::string(typeName(ctx, child)));
+    if (reaches(ctx, child, parent))
+        return fail(ctx, PTO_ERR_INVALID_ARGUMENT,
+                    "the " + std::string(typeName(ctx, child)) + " contains the " + std::string(typeName(ctx, parent)) +
+                        " it would be put in (a cycle)");
+    return PTO_OK;
 }
 
 Value spanOf(pto_run_context* ctx, pto_node source) {
@@ -58,12 +64,10 @@ Value spanOf(pto_run_context* ctx, pto_node source) {
     return ir::makeUnknownSpan(ctx->doc);
 }
 
-// --- program -------------------------------------------------------------------------------------
-
-const Value* functionsOf(pto_run_context* ctx) {
-    const Value& root = ctx->doc.root();
+Value* functionsOf(pto_run_context* ctx) {
+    Value& root = ctx->doc.root();
     if (!root.isNode() || root.n->type != K::Program) return nullptr;
-    const Value* fns = root.n->field(K::functions);
+    Value* fns = root.n->field(K::functions);
     return fns && fns->kind == Kind::Array ? fns : nullptr;
 }
 
@@ -72,6 +76,23 @@ Node* functionAt(const Value* functions, size_t i) {
     const Value* fn = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
     return fn && fn->isNode() ? fn->n : nullptr;
 }
+
+pto_value madeValue(pto_run_context* ctx, Value v) {
+    return fromValue(ctx, ValueSlot{ctx->doc.arena().make<Value>(v)});
+}
+
+pto_status statusOf(pto_run_context* ctx, const Status& s, pto_status failure) {
+    return s ? fail(ctx, failure, s->message) : PTO_OK;
+}
+
+}  // namespace ptoplug::host::table
+
+namespace ptoplug::host {
+namespace {
+
+using namespace table;
+
+// --- program -------------------------------------------------------------------------------------
 
 pto_status program(pto_run_context* ctx, pto_node* out) {
     PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
@@ -462,8 +483,6 @@ pto_status valueTypeKind(pto_run_context* ctx, pto_value value, pto_type_kind* o
 
 // --- rewriting -----------------------------------------------------------------------------------
 
-pto_status statusOf(const Status& s, pto_status failure = PTO_ERR_WRONG_KIND) { return s ? failure : PTO_OK; }
-
 pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value* out) {
     PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
     const char* name = kind == PTO_TYPE_COMM_CTX ? "CommCtxType" : kind == PTO_TYPE_PTR ? "Ptr" : nullptr;
@@ -524,7 +543,8 @@ pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node
     PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
     PTO_REQUIRE(f->type == K::Function, PTO_ERR_WRONG_KIND);
     if (pto_status s = checkPlacement(ctx, f, K::params, p); s != PTO_OK) return s;
-    return guarded([&] { return statusOf(ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir))); });
+    return guarded(
+        [&] { return statusOf(ctx, ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir))); });
 }
 
 pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
@@ -533,7 +553,7 @@ pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
     PTO_REQUIRE(c && a, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(isCallLike(c), PTO_ERR_WRONG_KIND);
     if (pto_status s = checkPlacement(ctx, c, K::args, a); s != PTO_OK) return s;
-    return guarded([&] { return statusOf(ir::appendArg(ctx->doc, c, a)); });
+    return guarded([&] { return statusOf(ctx, ir::appendArg(ctx->doc, c, a)); });
 }
 
 pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pto_arg_direction* codes, size_t count,
@@ -546,27 +566,9 @@ pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pt
         Scratch<uint8_t> raw(count);
         for (size_t i = 0; i < count; ++i) raw[i] = static_cast<uint8_t>(codes[i]);
         bool found = false;
-        pto_status s = statusOf(ir::extendArgDirections(ctx->doc, c, raw.span(), &found));
+        pto_status s = statusOf(ctx, ir::extendArgDirections(ctx->doc, c, raw.span(), &found));
         *present = found;
         return s;
-    });
-}
-
-pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
-                        size_t count) {
-    Node* p = toNode(ctx, parent);
-    PTO_REQUIRE(p && (stmts || !count), PTO_ERR_INVALID_HANDLE);
-    pto_status status = PTO_OK;
-    PTO_REQUIRE(childSlot(p, field, index, &status), status);
-    return guarded([&] {
-        Scratch<Node*> nodes(count);
-        for (size_t i = 0; i < count; ++i) {
-            if (!(nodes[i] = toNode(ctx, stmts[i]))) return PTO_ERR_INVALID_HANDLE;
-            if (!ir::isStmtType(nodes[i]->type)) return PTO_ERR_WRONG_KIND;
-            if (reaches(ctx, nodes[i], p)) return PTO_ERR_INVALID_ARGUMENT;
-        }
-        ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
-        return statusOf(ctx->inserts.insertBefore(ctx->doc, slot, nodes.span()));
     });
 }
 
@@ -585,7 +587,7 @@ pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, s
 pto_status flushInserts(pto_run_context* ctx) {
     PTO_REQUIRE(ctx, PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        ctx->inserts.apply(ctx->doc);
+        ctx->edits.apply(ctx->doc);
         return PTO_OK;
     });
 }
@@ -619,65 +621,137 @@ pto_status emitDiagnostic(pto_run_context* ctx, const pto_diagnostic* d) {
     });
 }
 
-// Every table entry: a NULL or dead run context is an error status, not a crash, and no exception
-// unwinds into the plugin.
-template <auto Fn>
+// Every table entry: a NULL or dead run context is an error status, not a crash; no exception unwinds
+// into the plugin; a verifier's rewrite is refused; and a failing call leaves its last_error message.
+enum class Access { Read, Write };
+
+template <size_t N>
+struct EntryName {
+    char text[N];
+    constexpr EntryName(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT(google-explicit-constructor)
+};
+
+const char* generalReason(pto_status s) {
+    switch (s) {
+        case PTO_ERR_INVALID_HANDLE:
+            return "a pointer argument is NULL, or a handle is null, from another run, or stale";
+        case PTO_ERR_OUT_OF_RANGE: return "an index is past the end of its list";
+        case PTO_ERR_WRONG_KIND: return "the node or value is not of a kind this function takes";
+        case PTO_ERR_NOT_FOUND: return "no such field, entry, option or function";
+        case PTO_ERR_INVALID_ARGUMENT: return "an argument is invalid (a bad enum value, name or descriptor)";
+        case PTO_ERR_UNSUPPORTED: return "not available here";
+        default: return "the host failed (out of memory, or a host bug)";
+    }
+}
+
+template <auto Fn, EntryName Name, Access A = Access::Read>
 struct Entry;
-template <class... Args, pto_status (*Fn)(pto_run_context*, Args...)>
-struct Entry<Fn> {
+template <class... Args, pto_status (*Fn)(pto_run_context*, Args...), EntryName Name, Access A>
+struct Entry<Fn, Name, A> {
     static pto_status call(pto_run_context* ctx, Args... args) {
         if (!ctx || ctx->magic != pto_run_context::kMagic) return PTO_ERR_INVALID_HANDLE;
-        return guarded([&] { return Fn(ctx, args...); });
+        ctx->errorDetailStatus = PTO_OK;
+        pto_status s = PTO_OK;
+        if (A == Access::Write && ctx->settings.readOnly)
+            s = fail(ctx, PTO_ERR_UNSUPPORTED, "verifiers read the program and must not change it");
+        else
+            s = guarded([&] { return Fn(ctx, args...); });
+        if (s != PTO_OK) {
+            guarded([&] {
+                ctx->lastError.assign(Name.text).append(": ").append(statusName(s)).append(": ");
+                ctx->lastError.append(ctx->errorDetailStatus == s ? ctx->errorDetail : generalReason(s));
+                return PTO_OK;
+            });
+        }
+        return s;
     }
 };
+
+pto_status lastError(pto_run_context* ctx, pto_string* out) {
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    *out = str(ctx->lastError);
+    return PTO_OK;
+}
+
+constexpr Access W = Access::Write;
 
 // Designated: a slot given the wrong function (or out of order) does not compile.
 const pto_host_api kApi = {
     .struct_size = sizeof(pto_host_api),
     .abi_major = PTO_ABI_MAJOR,
     .abi_minor = PTO_ABI_MINOR,
-    .program = Entry<program>::call,
-    .program_function_count = Entry<programFunctionCount>::call,
-    .program_function_at = Entry<programFunctionAt>::call,
-    .program_find_function = Entry<programFindFunction>::call,
-    .node_kind = Entry<nodeKind>::call,
-    .node_type_name = Entry<nodeTypeName>::call,
-    .node_name = Entry<nodeName>::call,
-    .node_span = Entry<nodeSpan>::call,
-    .node_type_kind = Entry<nodeTypeKind>::call,
-    .node_child_count = Entry<nodeChildCount>::call,
-    .node_child = Entry<nodeChild>::call,
-    .node_field = Entry<nodeField>::call,
-    .field_from_name = Entry<fieldFromName>::call,
-    .function_info = Entry<functionInfo>::call,
-    .function_param_direction = Entry<functionParamDirection>::call,
-    .call_op = Entry<callOp>::call,
-    .call_attr = Entry<callAttr>::call,
-    .tuple_get_item_index = Entry<tupleGetItemIndex>::call,
-    .value_kind = Entry<valueKind>::call,
-    .value_as_bool = Entry<valueAsBool>::call,
-    .value_as_int64 = Entry<valueAsInt64>::call,
-    .value_as_uint64 = Entry<valueAsUInt64>::call,
-    .value_as_double = Entry<valueAsDouble>::call,
-    .value_as_string = Entry<valueAsString>::call,
-    .value_as_node = Entry<valueAsNode>::call,
-    .value_size = Entry<valueSize>::call,
-    .value_array_at = Entry<valueArrayAt>::call,
-    .value_map_at = Entry<valueMapAt>::call,
-    .value_map_find = Entry<valueMapFind>::call,
-    .value_type_kind = Entry<valueTypeKind>::call,
-    .walk = Entry<table::walk>::call,
-    .make_singleton_type = Entry<makeSingletonType>::call,
-    .create_var = Entry<createVar>::call,
-    .create_op_call = Entry<createOpCall>::call,
-    .create_assign = Entry<createAssign>::call,
-    .function_append_param = Entry<functionAppendParam>::call,
-    .call_append_arg = Entry<callAppendArg>::call,
-    .call_extend_arg_directions = Entry<callExtendArgDirections>::call,
-    .insert_before = Entry<insertBefore>::call,
-    .replace_child = Entry<replaceChild>::call,
-    .flush_inserts = Entry<flushInserts>::call,
-    .emit_diagnostic = Entry<emitDiagnostic>::call,
+    .program = Entry<program, "program">::call,
+    .program_function_count = Entry<programFunctionCount, "program_function_count">::call,
+    .program_function_at = Entry<programFunctionAt, "program_function_at">::call,
+    .program_find_function = Entry<programFindFunction, "program_find_function">::call,
+    .node_kind = Entry<nodeKind, "node_kind">::call,
+    .node_type_name = Entry<nodeTypeName, "node_type_name">::call,
+    .node_name = Entry<nodeName, "node_name">::call,
+    .node_span = Entry<nodeSpan, "node_span">::call,
+    .node_type_kind = Entry<nodeTypeKind, "node_type_kind">::call,
+    .node_child_count = Entry<nodeChildCount, "node_child_count">::call,
+    .node_child = Entry<nodeChild, "node_child">::call,
+    .node_field = Entry<nodeField, "node_field">::call,
+    .field_from_name = Entry<fieldFromName, "field_from_name">::call,
+    .function_info = Entry<functionInfo, "function_info">::call,
+    .function_param_direction = Entry<functionParamDirection, "function_param_direction">::call,
+    .call_op = Entry<callOp, "call_op">::call,
+    .call_attr = Entry<callAttr, "call_attr">::call,
+    .tuple_get_item_index = Entry<tupleGetItemIndex, "tuple_get_item_index">::call,
+    .value_kind = Entry<valueKind, "value_kind">::call,
+    .value_as_bool = Entry<valueAsBool, "value_as_bool">::call,
+    .value_as_int64 = Entry<valueAsInt64, "value_as_int64">::call,
+    .value_as_uint64 = Entry<valueAsUInt64, "value_as_uint64">::call,
+    .value_as_double = Entry<valueAsDouble, "value_as_double">::call,
+    .value_as_string = Entry<valueAsString, "value_as_string">::call,
+    .value_as_node = Entry<valueAsNode, "value_as_node">::call,
+    .value_size = Entry<valueSize, "value_size">::call,
+    .value_array_at = Entry<valueArrayAt, "value_array_at">::call,
+    .value_map_at = Entry<valueMapAt, "value_map_at">::call,
+    .value_map_find = Entry<valueMapFind, "value_map_find">::call,
+    .value_type_kind = Entry<valueTypeKind, "value_type_kind">::call,
+    .walk = Entry<table::walk, "walk">::call,
+    .make_singleton_type = Entry<makeSingletonType, "make_singleton_type">::call,
+    .create_var = Entry<createVar, "create_var">::call,
+    .create_op_call = Entry<createOpCall, "create_op_call">::call,
+    .create_assign = Entry<createAssign, "create_assign">::call,
+    .function_append_param = Entry<functionAppendParam, "function_append_param", W>::call,
+    .call_append_arg = Entry<callAppendArg, "call_append_arg", W>::call,
+    .call_extend_arg_directions = Entry<callExtendArgDirections, "call_extend_arg_directions", W>::call,
+    .insert_before = Entry<table::insertBefore, "insert_before", W>::call,
+    .replace_child = Entry<replaceChild, "replace_child", W>::call,
+    .flush_inserts = Entry<flushInserts, "flush_inserts", W>::call,
+    .emit_diagnostic = Entry<emitDiagnostic, "emit_diagnostic">::call,
+    .last_error = Entry<lastError, "last_error">::call,
+    .value_make_null = Entry<table::valueMakeNull, "value_make_null">::call,
+    .value_make_bool = Entry<table::valueMakeBool, "value_make_bool">::call,
+    .value_make_int = Entry<table::valueMakeInt, "value_make_int">::call,
+    .value_make_double = Entry<table::valueMakeDouble, "value_make_double">::call,
+    .value_make_string = Entry<table::valueMakeString, "value_make_string">::call,
+    .value_make_node = Entry<table::valueMakeNode, "value_make_node">::call,
+    .value_make_array = Entry<table::valueMakeArray, "value_make_array">::call,
+    .value_make_map = Entry<table::valueMakeMap, "value_make_map">::call,
+    .make_type = Entry<table::makeType, "make_type">::call,
+    .type_dtype = Entry<table::typeDtype, "type_dtype">::call,
+    .type_rank = Entry<table::typeRank, "type_rank">::call,
+    .type_dim = Entry<table::typeDim, "type_dim">::call,
+    .create_node = Entry<table::createNode, "create_node">::call,
+    .node_set_field = Entry<table::nodeSetField, "node_set_field", W>::call,
+    .insert_after = Entry<table::insertAfter, "insert_after", W>::call,
+    .remove_stmt = Entry<table::removeStmt, "remove_stmt", W>::call,
+    .move_stmt = Entry<table::moveStmt, "move_stmt", W>::call,
+    .replace_uses = Entry<table::replaceUses, "replace_uses", W>::call,
+    .attr_count = Entry<table::attrCount, "attr_count">::call,
+    .attr_at = Entry<table::attrAt, "attr_at">::call,
+    .attr_find = Entry<table::attrFind, "attr_find">::call,
+    .attr_set = Entry<table::attrSet, "attr_set", W>::call,
+    .attr_remove = Entry<table::attrRemove, "attr_remove", W>::call,
+    .call_arg_directions = Entry<table::callArgDirections, "call_arg_directions">::call,
+    .function_rename = Entry<table::functionRename, "function_rename", W>::call,
+    .create_call = Entry<table::createCall, "create_call">::call,
+    .call_set_op = Entry<table::callSetOp, "call_set_op", W>::call,
+    .function_calls = Entry<table::functionCalls, "function_calls">::call,
+    .pass_option = Entry<table::passOption, "pass_option">::call,
 };
 
 }  // namespace

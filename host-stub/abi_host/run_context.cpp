@@ -37,11 +37,13 @@ bool RunOutcome::failed() const {
     return false;
 }
 
-RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*)) {
+RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*),
+                         const RunSettings& settings) {
     pto_run_context ctx(doc);
+    ctx.settings = settings;
     RunOutcome outcome;
     outcome.status = fn(&hostApi(), &ctx);
-    ctx.inserts.apply(doc);
+    ctx.edits.apply(doc);
     outcome.diagnostics = std::move(ctx.diagnostics);
     if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;
     return outcome;

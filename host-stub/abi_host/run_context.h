@@ -40,6 +40,26 @@ struct ValueSlot {
     bool stale() const { return (array && array->items != items) || (map && map->items != items); }
 };
 
+/// A pass option's value (pto_option_desc), already checked against its declared type.
+struct OptionValue {
+    pto_option_type type = PTO_OPTION_STRING;
+    bool b = false;
+    int64_t i = 0;
+    double d = 0;
+    std::string s;
+};
+
+struct PassOption {
+    std::string name;
+    OptionValue value;
+};
+
+/// How a pass or verifier is run.
+struct RunSettings {
+    const std::vector<PassOption>* options = nullptr;  ///< the pass's resolved options (pass_option)
+    bool readOnly = false;                             ///< a verifier: every rewrite is refused
+};
+
 }  // namespace ptoplug::host
 
 /// One run of one pass or verifier over one document. Single-threaded; many may exist at once.
@@ -56,15 +76,19 @@ struct pto_run_context {
     std::vector<ptoplug::host::ValueSlot> values;  ///< pto_value handles: index + 1
     std::vector<uint32_t> seen;                    ///< per node: the cycle check's visit stamp
     uint32_t seenStamp = 0;
-    ptoplug::ir::PendingInserts inserts;
-    ptoplug::ir::Value lastOp;  ///< the op map create_op_call made last: calls of one op share it
+    ptoplug::ir::PendingStmtEdits edits;
+    ptoplug::host::RunSettings settings;
+    std::string lastError;                  ///< last_error: the most recent failing call's message
+    std::string errorDetail;                ///< why the current call fails, if it said (table::fail)
+    pto_status errorDetailStatus = PTO_OK;  ///< the status errorDetail explains
+    ptoplug::ir::Value lastOp;              ///< the op map create_op_call made last: calls of one op share it
     std::vector<ptoplug::host::Diagnostic> diagnostics;
     bool hasErrors = false;
 };
 
 namespace ptoplug::host {
 
-/// The host function table (ABI 1.0), immutable, shared by every run.
+/// The host function table (ABI 1.1), immutable, shared by every run.
 const pto_host_api& hostApi();
 
 /// The outcome of running one pass or verifier through the ABI.
@@ -81,6 +105,7 @@ std::string statusName(pto_status status);
 bool isKnownStatus(pto_status status);
 
 /// Runs `fn` (a pass or verifier run function) over `doc` and applies its pending insertions.
-RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*));
+RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*),
+                         const RunSettings& settings = {});
 
 }  // namespace ptoplug::host

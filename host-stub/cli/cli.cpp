@@ -28,6 +28,8 @@ Cli::Cli(CLI::App& app) {
     app.add_option("--plugin", pluginManifests_, "load the plugin declared by this manifest (repeatable)")
         ->check(CLI::ExistingFile);
     app.add_flag("--no-default-plugins", noDefaultPlugins_, "do not load the plugins installed beside pto-host");
+    app.add_option("--pass-option", passOptions_,
+                   "set an option of a plugin pass, PASS.KEY=VALUE (repeatable; checked before any input is read)");
     app.add_option("--diagnostics-format", diagnosticsFormat_,
                    "text (file:line:col: error: message [rule]), json (one object a line) or sarif (SARIF 2.1.0)")
         ->check(CLI::IsMember({"text", "json", "sarif"}));
@@ -123,7 +125,11 @@ int Cli::printOut(const std::string& text) const {
 Expected<std::unique_ptr<host::Pipeline>> Cli::loadPipeline() const {
     std::vector<std::string> manifests = noDefaultPlugins_ ? std::vector<std::string>{} : defaultManifests();
     manifests.insert(manifests.end(), pluginManifests_.begin(), pluginManifests_.end());
-    return host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
+    auto pipeline = host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
+    if (!pipeline) return pipeline;
+    for (const std::string& setting : passOptions_)
+        if (Status err = host::setPassOption(**pipeline, setting)) return *err;
+    return pipeline;
 }
 
 bool Cli::outputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,

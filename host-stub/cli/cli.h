@@ -42,7 +42,8 @@ public:
     int fail(const Error& error, int exitCode) const;
     /// Text on the host's own stdout, every byte checked: a full disk or a closed pipe is exit 6.
     int printOut(const std::string& text) const;
-    /// Loads the default plugins and those of --plugin, each first in a child process; exit 4 on error.
+    /// Loads the default plugins and those of --plugin, each first in a child process, and applies
+    /// --pass-option; exit 4 on error.
     Expected<std::unique_ptr<host::Pipeline>> loadPipeline() const;
     /// Refuses outputs that would overwrite inputs unless --in-place; false after printing why.
     bool outputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
@@ -53,6 +54,7 @@ public:
 
 private:
     std::vector<std::string> pluginManifests_;
+    std::vector<std::string> passOptions_;
     bool noDefaultPlugins_ = false;
     std::string diagnosticsFormat_ = "text";
     std::string format_;

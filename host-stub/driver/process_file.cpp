@@ -108,7 +108,7 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const pto_verifier_desc* verifier = pipeline.verifier(property);
         if (!verifier) return true;
         enter(Phase::Verify, stage, propertyIndex);
-        RunOutcome checked = runThroughAbi(doc, verifier->run);
+        RunOutcome checked = runThroughAbi(doc, verifier->run, RunSettings{.options = nullptr, .readOnly = true});
         timed("verifier " + property);
         const Plugin* owner = pipeline.verifierPlugin(property);
         for (Diagnostic d : checked.diagnostics) {
@@ -138,7 +138,8 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const int index = static_cast<int>(i);
         const std::string who = "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin);
         enter(Phase::Pass, index);
-        RunOutcome outcome = runThroughAbi(doc, stage.pass->run);
+        RunOutcome outcome =
+            runThroughAbi(doc, stage.pass->run, RunSettings{.options = &stage.options, .readOnly = false});
         timed("pass " + stage.name);
         for (Diagnostic d : outcome.diagnostics) {
             d.pass = stage.name;

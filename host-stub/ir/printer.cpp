@@ -403,6 +403,7 @@ private:
                 const Value* list = field(n, K::stmts);
                 if (list && list->kind == Kind::Array)
                     for (const Value& s : *list->a) stmt(s, indent, yieldTargets);
+                if (!list || list->kind != Kind::Array || list->a->size == 0) line(indent, "pass");  // an empty block
                 return;
             }
             case K::AssignStmt: {

@@ -34,6 +34,34 @@ Value makeSingletonType(Document& doc, std::string_view typeKind) {
 
 Value makeUnknownSpan(Document& doc) { return Value::span(doc.arena().make<Span>(Span{"", 0, -1, -1, -1, -1})); }
 
+Value copyValue(Document& doc, const Value& v) {
+    if (v.kind == Kind::Array) {
+        Array* a = doc.newArray(v.a->size);
+        for (const Value& item : *v.a) doc.push(*a, copyValue(doc, item));
+        return Value::array(a);
+    }
+    if (v.kind == Kind::Map) {
+        Map* m = doc.newMap(v.m->size);
+        for (const Member& member : *v.m) doc.set(*m, member.key, copyValue(doc, member.value));
+        return Value::map(m);
+    }
+    return v;
+}
+
+void eraseIf(Document& doc, Array& array, const std::function<bool(const Value&)>& drop) {
+    Array* kept = doc.newArray(array.size);
+    for (const Value& item : array)
+        if (!drop(item)) doc.push(*kept, item);
+    array = *kept;
+}
+
+void eraseKey(Document& doc, Map& map, uint32_t key) {
+    Map* kept = doc.newMap(map.size);
+    for (const Member& m : map)
+        if (m.key != key) doc.set(*kept, m.key, m.value);
+    map = *kept;
+}
+
 Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span) {
     Node* var = doc.newNode(K::Var, 3);
     doc.set(var->fields, K::name_hint, doc.newString(nameHint));
@@ -138,46 +166,63 @@ Status replaceAt(Document& /*doc*/, const Slot& slot, Node* replacement) {
     return std::nullopt;
 }
 
-Status PendingInserts::insertBefore(Document& /*doc*/, const Slot& slot, std::span<Node* const> stmts) {
+Status PendingStmtEdits::checkSlot(const Slot& slot, Value** field) const {
     Value* target = slotValue(slot);
     if (!target || !target->isNode() || !isStmtType(target->n->type))
-        return rewriteError("insertBefore: the slot does not hold a statement");
-    Value* field = slot.parent->field(slot.field);
-    if (field->kind == Kind::Array && slot.parent->type != K::SeqStmts)
-        return rewriteError("insertBefore: statements can be inserted only into a SeqStmts or a body slot");
+        return rewriteError("the slot does not hold a statement");
+    *field = slot.parent->field(slot.field);
+    if ((*field)->kind == Kind::Array && slot.parent->type != K::SeqStmts)
+        return rewriteError("statements can be inserted or removed only in a SeqStmts or a body slot");
+    return std::nullopt;
+}
+
+Status PendingStmtEdits::insert(Document& /*doc*/, const Slot& slot, std::span<Node* const> stmts, Side side) {
+    Value* field = nullptr;
+    if (Status s = checkSlot(slot, &field)) return s;
     bySequence_[{slot.parent, slot.field}].push_back(
-        Insertion{field->kind == Kind::Array ? slot.index : 0, stmts_.size(), stmts.size()});
+        Edit{field->kind == Kind::Array ? slot.index : 0, side, false, stmts_.size(), stmts.size()});
     stmts_.insert(stmts_.end(), stmts.begin(), stmts.end());
     return std::nullopt;
 }
 
-void PendingInserts::apply(Document& doc) {
-    for (auto& [where, insertions] : bySequence_) {
-        std::stable_sort(insertions.begin(), insertions.end(),
-                         [](const Insertion& a, const Insertion& b) { return a.index < b.index; });
+Status PendingStmtEdits::remove(const Slot& slot) {
+    Value* field = nullptr;
+    if (Status s = checkSlot(slot, &field)) return s;
+    bySequence_[{slot.parent, slot.field}].push_back(
+        Edit{field->kind == Kind::Array ? slot.index : 0, Side::Before, true, 0, 0});
+    return std::nullopt;
+}
+
+void PendingStmtEdits::apply(Document& doc) {
+    for (auto& [where, edits] : bySequence_) {
+        std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.index < b.index; });
         Value* field = where.first->field(where.second);
-        if (field->kind == Kind::Array) {
-            Array& seq = *field->a;
-            size_t added = 0;
-            for (const Insertion& ins : insertions) added += ins.count;
-            Array* rebuilt = doc.newArray(static_cast<uint32_t>(seq.size + added));
-            size_t next = 0;
-            for (uint32_t i = 0; i <= seq.size; ++i) {
-                for (; next < insertions.size() && insertions[next].index == i; ++next)
-                    for (Node* s : statementsOf(insertions[next])) doc.push(*rebuilt, Value::node(s));
-                if (i < seq.size) doc.push(*rebuilt, seq.items[i]);
-            }
-            seq = *rebuilt;
-        } else {
-            Node* stmt = field->n;
-            std::vector<Node*> all;
-            for (const Insertion& ins : insertions) {
-                std::span<Node* const> stmts = statementsOf(ins);
-                all.insert(all.end(), stmts.begin(), stmts.end());
-            }
-            all.push_back(stmt);
-            Value* span = stmt->field(K::span);
-            *field = Value::node(makeSeq(doc, all, span ? *span : makeUnknownSpan(doc)));
+        const bool lone = field->kind != Kind::Array;
+        const uint32_t size = lone ? 1 : field->a->size;
+        std::vector<Node*> rebuilt;
+        rebuilt.reserve(size + stmts_.size());
+        size_t next = 0;
+        for (uint32_t i = 0; i < size; ++i) {
+            size_t end = next;
+            bool removed = false;
+            for (; end < edits.size() && edits[end].index == i; ++end) removed = removed || edits[end].removal;
+            auto emit = [&](Side side) {
+                for (size_t k = next; k < end; ++k)
+                    if (!edits[k].removal && edits[k].side == side)
+                        for (Node* s : statementsOf(edits[k])) rebuilt.push_back(s);
+            };
+            emit(Side::Before);
+            if (!removed) rebuilt.push_back(lone ? field->n : field->a->items[i].n);
+            emit(Side::After);
+            next = end;
+        }
+        if (!lone) {
+            Array* seq = doc.newArray(static_cast<uint32_t>(rebuilt.size()));
+            for (Node* s : rebuilt) doc.push(*seq, Value::node(s));
+            *field->a = *seq;
+        } else if (rebuilt.size() != 1 || rebuilt[0] != field->n) {
+            Value* span = field->n->field(K::span);
+            *field = Value::node(makeSeq(doc, rebuilt, span ? *span : makeUnknownSpan(doc)));
         }
     }
     bySequence_.clear();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string_view>
@@ -31,6 +32,14 @@ enum ArgDirectionCode : uint8_t {
 Value makeSingletonType(Document& doc, std::string_view typeKind);
 /// The unknown span ({"filename": "", lines and columns -1}).
 Value makeUnknownSpan(Document& doc);
+
+/// A deep copy of a non-node value (arrays and maps copied, nodes inside shared): a value a plugin
+/// built can be stored in several places, and an in-place edit of one (extendArgDirections) must not
+/// show in the others.
+Value copyValue(Document& doc, const Value& v);
+/// Removes the members/items `drop` selects, into a new buffer (so handles to the old slots go stale).
+void eraseIf(Document& doc, Array& array, const std::function<bool(const Value&)>& drop);
+void eraseKey(Document& doc, Map& map, uint32_t key);
 
 /// A new Var node.
 Node* makeVar(Document& doc, std::string_view nameHint, Value type, Value span);
@@ -65,26 +74,32 @@ Value* slotValue(const Slot& slot);
 /// Puts `replacement` at `slot` (the occurrence there is replaced; other occurrences are untouched).
 Status replaceAt(Document& doc, const Slot& slot, Node* replacement);
 
-/// Statements to insert before other statements, applied together (one rebuild per sequence, so
-/// thousands of insertions into one body stay linear). Until applied, indices refer to the
-/// sequences as they were.
-class PendingInserts {
+/// Statement edits applied together: insertions before or after statements and removals (one
+/// rebuild per sequence, so thousands of edits to one body stay linear). Until applied, indices refer
+/// to the sequences as they were.
+class PendingStmtEdits {
 public:
-    /// Queues `stmts` before the statement at `slot`. Inside a SeqStmts' `stmts` they are spliced into
-    /// the sequence; a lone statement (a loop, branch, scope or function body) is wrapped in a new
-    /// SeqStmts [stmts..., statement] spanning the statement (docs/pass.md §5.5).
-    Status insertBefore(Document& doc, const Slot& slot, std::span<Node* const> stmts);
-    /// Applies every queued insertion.
+    enum class Side : uint8_t { Before, After };
+    /// Queues `stmts` before or after the statement at `slot`. Inside a SeqStmts' `stmts` they are
+    /// spliced into the sequence; a lone statement (a loop, branch, scope or function body) is wrapped
+    /// in a new SeqStmts [before..., statement, after...] spanning the statement (docs/pass.md §5.5).
+    Status insert(Document& doc, const Slot& slot, std::span<Node* const> stmts, Side side);
+    /// Queues the removal of the statement at `slot`; a lone statement leaves an empty SeqStmts.
+    Status remove(const Slot& slot);
+    /// Applies every queued edit.
     void apply(Document& doc);
     bool empty() const { return bySequence_.empty(); }
 
 private:
-    struct Insertion {
+    struct Edit {
         uint32_t index;
-        size_t first, count;  ///< the statements: stmts_[first, first + count)
+        Side side;
+        bool removal;
+        size_t first, count;  ///< inserted statements: stmts_[first, first + count)
     };
-    std::span<Node* const> statementsOf(const Insertion& i) const { return {stmts_.data() + i.first, i.count}; }
-    std::map<std::pair<Node*, uint32_t>, std::vector<Insertion>> bySequence_;
+    std::span<Node* const> statementsOf(const Edit& e) const { return {stmts_.data() + e.first, e.count}; }
+    Status checkSlot(const Slot& slot, Value** field) const;
+    std::map<std::pair<Node*, uint32_t>, std::vector<Edit>> bySequence_;
     std::vector<Node*> stmts_;
 };
 

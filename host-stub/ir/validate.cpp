@@ -109,6 +109,12 @@ public:
         return failed_ ? Status(error_) : std::nullopt;
     }
 
+    Status runNode(Node* n) {
+        locate_ = [this, n](const Value* where) { return inNode(n, where); };
+        if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
+        return failed_ ? Status(error_) : std::nullopt;
+    }
+
 private:
     struct Frame {
         Node* node;
@@ -586,6 +592,11 @@ Status resolveAndValidate(Document& doc, const IdLookup& lookup) { return Valida
 Status checkStructure(Document& doc) {
     const IdLookup none = [](uint64_t) -> Node* { return nullptr; };
     return Validator(doc, none).runStructural();
+}
+
+Status checkNodeShape(Document& doc, Node* node) {
+    const IdLookup none = [](uint64_t) -> Node* { return nullptr; };
+    return Validator(doc, none).runNode(node);
 }
 
 }  // namespace ptoplug::ir

@@ -20,4 +20,9 @@ Status resolveAndValidate(Document& doc, const IdLookup& lookup);
 /// place by JSON Pointer along the path from the root.
 Status checkStructure(Document& doc);
 
+/// The reader's rules for one node's own fields (kinds, required fields, node classes, direction
+/// counts), not following its children: what a rewrite that builds or edits one node must keep. The
+/// error names the field ("Call.args[2]"); its pointer is relative to the node.
+Status checkNodeShape(Document& doc, Node* node);
+
 }  // namespace ptoplug::ir

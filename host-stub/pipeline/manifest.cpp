@@ -82,6 +82,33 @@ std::optional<Anchor> anchor(const json& placement, const std::string& at, const
     return a;
 }
 
+std::vector<ManifestOption> options(const json& pass, const std::string& at) {
+    static const json kNull;
+    const json& v = member(pass, at, "options", json::value_t::object, false, kNull);
+    std::vector<ManifestOption> out;
+    if (v.is_null()) return out;
+    for (const auto& [name, value] : v.items()) {
+        ManifestOption o;
+        o.name = name;
+        if (value.is_boolean()) {
+            o.json = ManifestOption::Json::Bool;
+            o.text = value.get<bool>() ? "true" : "false";
+        } else if (value.is_number_integer()) {
+            o.json = ManifestOption::Json::Integer;
+            o.text = value.dump();
+        } else if (value.is_number_float()) {
+            o.json = ManifestOption::Json::Float;
+            o.text = value.dump();
+        } else if (value.is_string()) {
+            o.text = value.get<std::string>();
+        } else {
+            throw Bad{at + "/options/" + name, "an option value is a boolean, a number or a string"};
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
 }  // namespace
 
 Expected<Manifest> readManifest(const std::string& path) {
@@ -103,46 +130,65 @@ Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path
     }
     try {
         if (!doc.is_object()) throw Bad{"", "a manifest is a JSON object"};
-        onlyKeys(doc, "",
-                 {"file_format_version", "name", "version", "library", "sha256", "abi", "passes", "verifiers"});
         Manifest m;
         m.path = path;
-        if (number(doc, "", "file_format_version") != 1)
-            throw Bad{"/file_format_version", "unsupported file_format_version (this host reads version 1)"};
-        m.name = text(doc, "", "name");
-        m.version = text(doc, "", "version");
+        const uint32_t version = number(doc, "", "file_format_version");
+        if (version != 1 && version != 2)
+            throw Bad{"/file_format_version", "unsupported file_format_version (this host reads versions 1 and 2)"};
+        m.formatVersion = static_cast<int>(version);
+        const bool full = version == 1;
+        if (full)
+            onlyKeys(doc, "",
+                     {"file_format_version", "name", "version", "library", "sha256", "abi", "passes", "verifiers"});
+        else
+            onlyKeys(doc, "", {"file_format_version", "library", "sha256", "passes"});
+        if (full) {
+            m.name = text(doc, "", "name");
+            m.version = text(doc, "", "version");
+        }
         std::filesystem::path library = text(doc, "", "library");
         // Relative to the manifest's own folder, never through library search paths.
         m.library = (library.is_absolute() ? library : std::filesystem::path(path).parent_path() / library).string();
+        if (!full) m.name = std::filesystem::path(m.library).filename().string();  // until the descriptor says
         if (doc.contains("sha256")) {
             m.sha256 = text(doc, "", "sha256");
             if (m.sha256->size() != 64 || m.sha256->find_first_not_of("0123456789abcdef") != std::string::npos)
                 throw Bad{"/sha256", "'sha256' must be 64 lowercase hex digits"};
         }
-        const json& abi = member(doc, "", "abi", json::value_t::object, true, doc);
-        onlyKeys(abi, "/abi", {"major", "minor_min", "minor_max"});
-        m.abiMajor = number(abi, "/abi", "major");
-        m.abiMinorMin = number(abi, "/abi", "minor_min");
-        m.abiMinorMax = number(abi, "/abi", "minor_max");
-        if (m.abiMinorMin > m.abiMinorMax) throw Bad{"/abi/minor_min", "'minor_min' is greater than 'minor_max'"};
+        if (full) {
+            const json& abi = member(doc, "", "abi", json::value_t::object, true, doc);
+            onlyKeys(abi, "/abi", {"major", "minor_min", "minor_max"});
+            m.abiMajor = number(abi, "/abi", "major");
+            m.abiMinorMin = number(abi, "/abi", "minor_min");
+            m.abiMinorMax = number(abi, "/abi", "minor_max");
+            if (m.abiMinorMin > m.abiMinorMax) throw Bad{"/abi/minor_min", "'minor_min' is greater than 'minor_max'"};
+        }
         const json& passes = member(doc, "", "passes", json::value_t::array, true, doc);
+        std::set<std::string> names;
         for (size_t i = 0; i < passes.size(); ++i) {
             std::string at = "/passes/" + std::to_string(i);
             if (!passes[i].is_object()) throw Bad{at, "a pass is a JSON object"};
-            onlyKeys(passes[i], at, {"name", "placement", "required", "produced", "invalidated"});
+            if (full)
+                onlyKeys(passes[i], at, {"name", "placement", "required", "produced", "invalidated", "options"});
+            else
+                onlyKeys(passes[i], at, {"name", "placement", "options"});
             ManifestPass p;
             p.name = text(passes[i], at, "name");
+            if (!names.insert(p.name).second) throw Bad{at + "/name", "pass '" + p.name + "' is listed twice"};
             const json& placement = member(passes[i], at, "placement", json::value_t::object, true, doc);
             onlyKeys(placement, at + "/placement", {"after", "before"});
             p.after = anchor(placement, at + "/placement", "after");
             p.before = anchor(placement, at + "/placement", "before");
             if (!p.after && !p.before) throw Bad{at + "/placement", "placement needs 'after' or 'before'"};
-            p.required = strings(passes[i], at, "required", true);
-            p.produced = strings(passes[i], at, "produced", true);
-            p.invalidated = strings(passes[i], at, "invalidated", false);
+            if (full) {
+                p.required = strings(passes[i], at, "required", true);
+                p.produced = strings(passes[i], at, "produced", true);
+                p.invalidated = strings(passes[i], at, "invalidated", false);
+            }
+            p.options = options(passes[i], at);
             m.passes.push_back(std::move(p));
         }
-        m.verifiers = strings(doc, "", "verifiers", false);
+        if (full) m.verifiers = strings(doc, "", "verifiers", false);
         return m;
     } catch (const Bad& bad) {
         err.pointer = bad.pointer.empty() ? "/" : bad.pointer;

@@ -16,8 +16,17 @@ struct Anchor {
     int occurrence = 1;  ///< which instance of a stage that occurs more than once (1-based)
 };
 
+/// An option value a manifest sets, as JSON gave it: checked against the pass's declaration when the
+/// plugin is loaded.
+struct ManifestOption {
+    std::string name;
+    enum class Json { Bool, Integer, Float, String } json = Json::String;
+    std::string text;  ///< the value in pto_option_desc's text form
+};
+
 struct ManifestPass {
     std::string name;
+    std::vector<ManifestOption> options;
     std::optional<Anchor> after;
     std::optional<Anchor> before;
     std::vector<std::string> required;
@@ -25,8 +34,11 @@ struct ManifestPass {
     std::vector<std::string> invalidated;
 };
 
+/// Version 1 states everything; version 2 keeps only what the plugin cannot know (library, sha256,
+/// placement, option values) and takes the rest from the descriptor when the plugin is loaded.
 struct Manifest {
     std::string path;  ///< the manifest file
+    int formatVersion = 1;
     std::string name;
     std::string version;
     std::string library;  ///< resolved: relative to the manifest's folder

@@ -1,6 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include "io/digest.h"
+#include "plugins/pass_options.h"
 
 #include <cstdio>
 #include <fstream>
@@ -54,6 +55,50 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
         return loaded.error();
     }
     const pto_plugin_desc& d = (*loaded)->descriptor();
+    for (size_t i = 0; i < m.passes.size(); ++i) {
+        const pto_pass_desc* pd = (*loaded)->pass(m.passes[i].name);
+        if (!pd) continue;  // reported below, with both lists
+        std::vector<PassOption> values = defaultOptions(*pd);
+        for (const ManifestOption& o : m.passes[i].options) {
+            const std::string at = "/passes/" + std::to_string(i) + "/options/" + o.name;
+            if (auto why = setOption(*pd, values, o.name, o.text)) {
+                Error e = fileError(manifestPath, *why, "fix the value in the manifest, or the option's name");
+                e.pointer = at;
+                return e;
+            }
+            for (const pto_option_desc* decl : declaredOptions(*pd)) {
+                const bool typed = o.json == ManifestOption::Json::String ? decl->type == PTO_OPTION_STRING
+                                   : o.json == ManifestOption::Json::Bool ? decl->type == PTO_OPTION_BOOL
+                                   : o.json == ManifestOption::Json::Integer
+                                       ? decl->type == PTO_OPTION_INT || decl->type == PTO_OPTION_FLOAT
+                                       : decl->type == PTO_OPTION_FLOAT;
+                if (o.name == decl->name && !typed) {
+                    Error e = fileError(manifestPath,
+                                        "option '" + o.name + "' of pass " + pd->name + " is a " +
+                                            optionTypeName(decl->type) + "; the manifest gives another JSON type",
+                                        "write it as a JSON " + std::string(optionTypeName(decl->type)));
+                    e.pointer = at;
+                    return e;
+                }
+            }
+        }
+    }
+    if (m.formatVersion >= 2) {
+        // The descriptor is the one source of what the plugin is; the manifest only places its passes.
+        m.name = d.name;
+        m.version = d.version;
+        m.abiMajor = d.abi_major;
+        m.abiMinorMin = d.abi_minor_min;
+        m.abiMinorMax = d.abi_minor_max;
+        for (ManifestPass& p : m.passes)
+            if (const pto_pass_desc* pd = (*loaded)->pass(p.name)) {
+                p.required = list(pd->required_properties, pd->required_count);
+                p.produced = list(pd->produced_properties, pd->produced_count);
+                p.invalidated = list(pd->invalidated_properties, pd->invalidated_count);
+            }
+        m.verifiers.clear();
+        for (size_t i = 0; i < d.verifier_count; ++i) m.verifiers.emplace_back(d.verifiers[i]->property);
+    }
     auto mismatch = [&](const std::string& what, const std::string& manifestSide, const std::string& pluginSide) {
         return fileError(manifestPath,
                          "manifest and plugin disagree on " + what + ": manifest says " + manifestSide + ", " +
@@ -173,6 +218,8 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
             stage.invalidated = mp.invalidated;
             stage.plugin = &plugin;
             stage.pass = plugin.loaded->pass(mp.name);
+            stage.options = defaultOptions(*stage.pass);
+            for (const ManifestOption& o : mp.options) setOption(*stage.pass, stage.options, o.name, o.text);
             if (existing >= 0) {
                 Stage& s = pipeline->stages[static_cast<size_t>(existing)];
                 if (s.plugin)
@@ -213,6 +260,26 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
         for (const std::string& p : s.produced) available.insert(p);
     }
     return pipeline;
+}
+
+Status setPassOption(Pipeline& pipeline, std::string_view setting) {
+    const size_t dot = setting.find('.');
+    const size_t eq = setting.find('=');
+    const std::string hint = "write --pass-option PASS.KEY=VALUE, e.g. --pass-option RenameFunctions.pattern=chip_(.*)";
+    if (dot == std::string_view::npos || eq == std::string_view::npos || dot == 0 || eq < dot + 2)
+        return fileError("--pass-option " + std::string(setting), "not of the form PASS.KEY=VALUE", hint);
+    const std::string_view pass = setting.substr(0, dot);
+    const std::string_view key = setting.substr(dot + 1, eq - dot - 1);
+    const std::string_view text = setting.substr(eq + 1);
+    for (Stage& s : pipeline.stages) {
+        if (!s.pass || s.name != pass) continue;
+        if (auto why = setOption(*s.pass, s.options, key, text))
+            return fileError("--pass-option " + std::string(setting), *why, hint);
+        return std::nullopt;
+    }
+    return fileError("--pass-option " + std::string(setting),
+                     "no plugin pass named '" + std::string(pass) + "' is in the pipeline",
+                     "`pto-host pipeline --plugin ...` lists the stages; plugin passes are marked [plugin]");
 }
 
 }  // namespace ptoplug::host

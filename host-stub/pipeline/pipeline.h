@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "abi_host/run_context.h"
 #include "base/error.h"
 #include "pipeline/manifest.h"
 #include "plugins/loader.h"
@@ -35,6 +36,7 @@ struct Stage {
     std::vector<std::string> required, produced, invalidated;
     const Plugin* plugin = nullptr;  ///< null: a stage the stub host does not implement (skipped)
     const pto_pass_desc* pass = nullptr;
+    std::vector<PassOption> options;  ///< the pass's options: declared defaults, the manifest, --pass-option
 };
 
 struct Pipeline {
@@ -51,5 +53,9 @@ std::string describePipeline(const Pipeline& pipeline);
 
 /// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
 Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
+
+/// Applies one `--pass-option` setting, "PASS.KEY=VALUE", to the pass's stage; the error names the
+/// setting and what it should be.
+Status setPassOption(Pipeline& pipeline, std::string_view setting);
 
 }  // namespace ptoplug::host

@@ -1,5 +1,7 @@
 #include "plugins/loader.h"
 
+#include "plugins/pass_options.h"
+
 #include <dlfcn.h>
 
 #include <cstring>
@@ -29,13 +31,16 @@ std::string checkDescriptor(const pto_plugin_desc& d) {
         const pto_pass_desc* p = d.passes[i];
         std::string at = "pass #" + std::to_string(i);
         if (!p) return at + " is NULL";
-        if (p->struct_size < sizeof(pto_pass_desc)) return at + " has a struct_size smaller than the ABI 1.0 size";
+        if (p->struct_size < PTO_PASS_DESC_1_0_SIZE) return at + " has a struct_size smaller than the ABI 1.0 size";
         if (!nonEmpty(p->name)) return at + " has no name";
         if (!names.insert(p->name).second) return "two passes are named '" + std::string(p->name) + "'";
         if (!p->run) return "pass '" + std::string(p->name) + "' has a NULL run function";
         if ((p->required_count && !p->required_properties) || (p->produced_count && !p->produced_properties) ||
             (p->invalidated_count && !p->invalidated_properties))
             return "pass '" + std::string(p->name) + "' counts properties but its property array is NULL";
+        if (p->struct_size >= sizeof(pto_pass_desc) && p->option_count && !p->options)
+            return "pass '" + std::string(p->name) + "' counts options but its option array is NULL";
+        if (auto rule = checkOptionDeclarations(*p)) return "pass '" + std::string(p->name) + "': " + *rule;
     }
     for (size_t i = 0; i < d.verifier_count; ++i) {
         const pto_verifier_desc* v = d.verifiers[i];

@@ -40,6 +40,8 @@ const pto_pass_desc kPass = {
     .invalidated_properties = nullptr,
     .invalidated_count = 0,
     .run = runPass,
+    .options = nullptr,
+    .option_count = 0,
 };
 
 const pto_verifier_desc kVerifier = {
@@ -63,7 +65,7 @@ const pto_verifier_desc* const kVerifiers[] = {&kVerifier, &kConsistency};
 const pto_plugin_desc kPlugin = {
     .struct_size = sizeof(pto_plugin_desc),
     .abi_major = PTO_ABI_MAJOR,
-    .abi_minor_min = 0,
+    .abi_minor_min = 1,  // typed attribute and shape reads (plugin/support/host.h)
     .abi_minor_max = PTO_ABI_MINOR,
     .name = "materialize-dist-tensor-ctx",
     .version = "0.1.0",

@@ -1,6 +1,6 @@
-// C++ convenience over the ptoplug host table, for plugins written in C++. Header-only; links
-// nothing of the host. A failed host call throws HostCallFailed, which the plugin's entry point
-// turns into PTO_ERR_INTERNAL: exceptions stay inside the plugin.
+// C++ convenience over the ptoplug host table (ABI 1.1: plugins using it declare minor 1 as their
+// minimum), for plugins written in C++. Header-only; links nothing of the host. A failed host call throws
+// HostCallFailed, which the plugin's entry point turns into PTO_ERR_INTERNAL: exceptions stay inside the plugin.
 #pragma once
 
 #include <cstddef>
@@ -101,21 +101,25 @@ public:
         check("call_op", api_->call_op(ctx_, c, &name, &global));
         return {sv(name), global != 0};
     }
-    bool hasAttr(pto_node c, std::string_view key) const {
-        pto_value v{};
-        pto_status s = api_->call_attr(ctx_, c, ps(key), &v);
+    /// Attribute `key` of `n`'s attrs, decoded; false if absent.
+    bool findAttr(pto_node n, std::string_view key, pto_attr* out) const {
+        *out = pto_attr{};
+        out->struct_size = sizeof(pto_attr);
+        pto_status s = api_->attr_find(ctx_, n, PTO_ATTR_LIST_ATTRS, ps(key), out);
         if (s == PTO_ERR_NOT_FOUND) return false;
-        check("call_attr", s);
+        check("attr_find", s);
         return true;
     }
-    /// The attribute's payload list length (the "value" array of a tagged vector attr), or -1.
+    bool hasAttr(pto_node c, std::string_view key) const {
+        pto_attr a{};
+        return findAttr(c, key, &a);
+    }
+    /// The length of a list-valued attribute (a vector or VarList), or -1 if absent.
     int64_t attrListLength(pto_node c, std::string_view key) const {
-        pto_value v{};
-        if (api_->call_attr(ctx_, c, ps(key), &v) != PTO_OK) return -1;
-        pto_value list{};
-        if (api_->value_map_find(ctx_, v, ps("value"), &list) != PTO_OK) return -1;
+        pto_attr a{};
+        if (!findAttr(c, key, &a)) return -1;
         size_t n = 0;
-        if (api_->value_size(ctx_, list, &n) != PTO_OK) return -1;
+        if (api_->value_size(ctx_, a.value, &n) != PTO_OK) return -1;
         return static_cast<int64_t>(n);
     }
     int64_t tupleIndex(pto_node n) const { return out<int64_t>("tuple_get_item_index", api_->tuple_get_item_index, n); }
@@ -123,32 +127,22 @@ public:
     /// Calls `f(node)` for every node held by Var/VarList/Expr-valued attributes of `call`, in order.
     template <class F>
     void forEachAttrNode(pto_node call, F&& f) const {
-        if (count(call, PTO_FIELD_ATTRS) == 0) return;  // absent or empty: the common case, one call
-        pto_value attrs{};
-        if (api_->node_field(ctx_, call, PTO_FIELD_ATTRS, &attrs) != PTO_OK) return;
-        pto_value_kind k{};
-        check("value_kind", api_->value_kind(ctx_, attrs, &k));
-        if (k != PTO_VALUE_ARRAY) return;
         size_t n = 0;
-        check("value_size", api_->value_size(ctx_, attrs, &n));
+        check("attr_count", api_->attr_count(ctx_, call, PTO_ATTR_LIST_ATTRS, &n));
         for (size_t i = 0; i < n; ++i) {
-            pto_value entry{}, tagged{}, tag{}, payload{};
-            check("value_array_at", api_->value_array_at(ctx_, attrs, i, &entry));
-            if (api_->value_map_find(ctx_, entry, ps("value"), &tagged) != PTO_OK) continue;
-            if (api_->value_map_find(ctx_, tagged, ps("type"), &tag) != PTO_OK) continue;
-            if (api_->value_map_find(ctx_, tagged, ps("value"), &payload) != PTO_OK) continue;
-            pto_string t{};
-            if (api_->value_as_string(ctx_, tag, &t) != PTO_OK) continue;
-            if (sv(t) == "Var" || sv(t) == "Expr") {
-                pto_node node{};
-                if (api_->value_as_node(ctx_, payload, &node) == PTO_OK) f(node);
-            } else if (sv(t) == "VarList") {
+            pto_attr a{};
+            a.struct_size = sizeof a;
+            check("attr_at", api_->attr_at(ctx_, call, PTO_ATTR_LIST_ATTRS, i, &a));
+            const std::string_view tag = sv(a.tag);
+            pto_node node{};
+            if (tag == "Var" || tag == "Expr") {
+                if (api_->value_as_node(ctx_, a.value, &node) == PTO_OK) f(node);
+            } else if (tag == "VarList") {
                 size_t m = 0;
-                if (api_->value_size(ctx_, payload, &m) != PTO_OK) continue;
+                check("value_size", api_->value_size(ctx_, a.value, &m));
                 for (size_t j = 0; j < m; ++j) {
                     pto_value item{};
-                    pto_node node{};
-                    check("value_array_at", api_->value_array_at(ctx_, payload, j, &item));
+                    check("value_array_at", api_->value_array_at(ctx_, a.value, j, &item));
                     if (api_->value_as_node(ctx_, item, &node) == PTO_OK) f(node);
                 }
             }
@@ -159,17 +153,12 @@ public:
     std::vector<pto_node> shapeDims(pto_node n, pto_type_kind kind) const {
         std::vector<pto_node> dims;
         if (typeKind(n) != kind) return dims;
-        pto_value type{}, shape{};
-        if (api_->node_field(ctx_, n, PTO_FIELD_TYPE, &type) != PTO_OK) return dims;
-        if (api_->value_map_find(ctx_, type, ps("shape"), &shape) != PTO_OK) return dims;
-        size_t count = 0;
-        if (api_->value_size(ctx_, shape, &count) != PTO_OK) return dims;
-        for (size_t i = 0; i < count; ++i) {
-            pto_value item{};
-            pto_node node{};
-            check("value_array_at", api_->value_array_at(ctx_, shape, i, &item));
-            if (api_->value_as_node(ctx_, item, &node) == PTO_OK) dims.push_back(node);
-        }
+        pto_value type{};
+        check("node_field", api_->node_field(ctx_, n, PTO_FIELD_TYPE, &type));
+        size_t rank = 0;
+        check("type_rank", api_->type_rank(ctx_, type, &rank));
+        dims.resize(rank);
+        for (size_t i = 0; i < rank; ++i) check("type_dim", api_->type_dim(ctx_, type, i, &dims[i]));
         return dims;
     }
 
@@ -254,8 +243,10 @@ pto_status runGuarded(const pto_host_api* api, pto_run_context* ctx, const char*
             host.emit(e.severity, e.rule, e.message, e.node);
             return e.severity == PTO_SEVERITY_ERROR ? PTO_ERR_USER : PTO_ERR_INTERNAL;
         } catch (const HostCallFailed& e) {
+            pto_string why{};
+            api->last_error(ctx, &why);
             std::string message = std::string(passName) + ": host call " + e.function + " failed with status " +
-                                  std::to_string(static_cast<int>(e.status));
+                                  std::to_string(static_cast<int>(e.status)) + " (" + std::string(sv(why)) + ")";
             host.emit(PTO_SEVERITY_INTERNAL_ERROR, std::string(passName) + "/host-call-failed", message, pto_node{});
             return PTO_ERR_INTERNAL;
         }

@@ -32,7 +32,9 @@ const pto_pass_desc kPass = {.struct_size = sizeof(pto_pass_desc),
                              .produced_count = 0,
                              .invalidated_properties = nullptr,
                              .invalidated_count = 0,
-                             .run = run};
+                             .run = run,
+                             .options = nullptr,
+                             .option_count = 0};
 const pto_pass_desc* const kPasses[] = {&kPass};
 const pto_plugin_desc kPlugin = {.struct_size = sizeof(pto_plugin_desc),
                                  .abi_major = PTO_ABI_MAJOR,

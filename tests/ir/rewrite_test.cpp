@@ -25,15 +25,17 @@ TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
     Node* seq = b.seq({first, loop, b.ret()});
     b.program({b.function("f", 2, {}, seq)});
 
-    PendingInserts inserts;
+    PendingStmtEdits inserts;
+    using Side = PendingStmtEdits::Side;
     auto assignOf = [&](const char* name, int64_t v) {
         return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
                           makeUnknownSpan(doc));
     };
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 1}, std::vector{assignOf("a", 10), assignOf("b", 11)}));
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("c", 12)}));
-    ASSERT_FALSE(inserts.insertBefore(doc, Slot{loop, K::body, 0}, std::vector{assignOf("d", 13)}));
-    EXPECT_TRUE(inserts.insertBefore(doc, Slot{seq, K::stmts, 9}, std::vector{assignOf("e", 14)}).has_value());
+    ASSERT_FALSE(
+        inserts.insert(doc, Slot{seq, K::stmts, 1}, std::vector{assignOf("a", 10), assignOf("b", 11)}, Side::Before));
+    ASSERT_FALSE(inserts.insert(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("c", 12)}, Side::Before));
+    ASSERT_FALSE(inserts.insert(doc, Slot{loop, K::body, 0}, std::vector{assignOf("d", 13)}, Side::Before));
+    EXPECT_TRUE(inserts.insert(doc, Slot{seq, K::stmts, 9}, std::vector{assignOf("e", 14)}, Side::Before).has_value());
     inserts.apply(doc);
     EXPECT_EQ(body(doc),
               "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
@@ -51,6 +53,43 @@ TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
     ASSERT_TRUE(wrapped->isNode());
     EXPECT_EQ(wrapped->n->type, K::SeqStmts);
     EXPECT_EQ(wrapped->n->field(K::span)->sp, lone->field(K::span)->sp);
+}
+
+TEST(Rewrite, InsertAfterAndRemoveAreAppliedWithInsertions) {
+    Document doc;
+    test::IrBuilder b(doc);
+    Node* x = b.var("x", b.scalar());
+    Node* y = b.var("y", b.scalar());
+    Node* i = b.var("i", b.scalar(21));
+    Node* first = b.assign(x, b.constInt(1, 19));
+    Node* lone = b.assign(y, b.constInt(2, 19));
+    Node* loop = b.forLoop(i, 3, {}, lone, {});
+    Node* seq = b.seq({first, loop, b.ret()});
+    b.program({b.function("f", 2, {}, seq)});
+    auto assignOf = [&](const char* name, int64_t v) {
+        return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
+                          makeUnknownSpan(doc));
+    };
+    using Side = PendingStmtEdits::Side;
+    PendingStmtEdits edits;
+    // Indices name the statements as they were, whatever was queued before.
+    ASSERT_FALSE(edits.insert(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("a", 10)}, Side::After));
+    ASSERT_FALSE(edits.remove(Slot{seq, K::stmts, 0}));
+    ASSERT_FALSE(edits.insert(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("b", 11)}, Side::Before));
+    ASSERT_FALSE(edits.remove(Slot{loop, K::body, 0}));
+    EXPECT_TRUE(edits.remove(Slot{seq, K::stmts, 7}).has_value());
+    edits.apply(doc);
+    EXPECT_EQ(body(doc),
+              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+              "    def f():\n"
+              "        b: pl.Scalar[pl.INT32] = pl.const(11, pl.INT32)\n"
+              "        a: pl.Scalar[pl.INT32] = pl.const(10, pl.INT32)\n"
+              "        for i in pl.range(3):\n"
+              "            pass\n"
+              "        return\n");
+    // A removed lone body leaves an empty sequence, which is valid IR.
+    EXPECT_EQ(loop->field(K::body)->n->type, K::SeqStmts);
+    EXPECT_EQ(loop->field(K::body)->n->field(K::stmts)->a->size, 0u);
 }
 
 TEST(Rewrite, ParamsArgsAndArgDirections) {

@@ -10,6 +10,7 @@
 #include "ir/reader.h"
 #include "ir/rewrite.h"
 #include "ir/writer.h"
+#include "ptoplug/types.h"
 #include "support/fixtures.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -59,13 +60,15 @@ void expectPyptoOutput(const Case& c, const std::string& ours, const std::string
     EXPECT_EQ(test::resolvedJson(**a), test::resolvedJson(**b)) << c.name;
 }
 
+// A manifest in file format 1, which repeats the descriptor (and must agree with it).
 std::string manifest(const std::string& library, const std::string& name, const std::string& version,
                      const std::string& passName, const std::string& placement, const std::string& required,
-                     const std::string& produced, const std::string& extra = "") {
+                     const std::string& produced, const std::string& extra = "", int minorMin = 0) {
     return R"({"file_format_version": 1, "name": ")" + name + R"(", "version": ")" + version + R"(", "library": ")" +
-           library + R"(", "abi": {"major": 1, "minor_min": 0, "minor_max": 0},)" + extra +
-           R"( "passes": [{"name": ")" + passName + R"(", "placement": )" + placement + R"(, "required": )" + required +
-           R"(, "produced": )" + produced + R"(}]})";
+           library + R"(", "abi": {"major": 1, "minor_min": )" + std::to_string(minorMin) + R"(, "minor_max": )" +
+           std::to_string(PTO_ABI_MINOR) + "}," + extra + R"( "passes": [{"name": ")" + passName +
+           R"(", "placement": )" + placement + R"(, "required": )" + required + R"(, "produced": )" + produced +
+           R"(}]})";
 }
 
 std::string fakeManifest(const std::string& placement) {
@@ -76,7 +79,7 @@ std::string mdtcManifest(const std::string& placement, const std::string& extra 
     return manifest(kLibrary, "materialize-dist-tensor-ctx", "0.1.0", "MaterializeDistTensorCtx", placement,
                     R"(["CommDomainScopesMaterialized", "ReturnParamsExplicit"])",
                     R"(["CommDomainScopesMaterialized", "DistTensorCtxMaterialized"])",
-                    extra + R"( "verifiers": ["DistTensorCtxMaterialized", "DistTensorCtxConsistent"],)");
+                    extra + R"( "verifiers": ["DistTensorCtxMaterialized", "DistTensorCtxConsistent"],)", 1);
 }
 
 const std::string kMdtcPlacement =
@@ -196,8 +199,8 @@ TEST(HostManifest, ErrorsNameTheKeyOrBothSides) {
          4},
         {"ABI range mismatch",
          {mdtcManifest(kMdtcPlacement)
-              .replace(mdtcManifest(kMdtcPlacement).find("\"minor_max\": 0"), 14, "\"minor_max\": 3")},
-         "disagree on the ABI range: manifest says 1.0..3",
+              .replace(mdtcManifest(kMdtcPlacement).find("\"minor_max\": 1"), 14, "\"minor_max\": 3")},
+         "disagree on the ABI range: manifest says 1.1..3",
          4},
     };
     for (const Rejection& t : cases) expectRejected(t);

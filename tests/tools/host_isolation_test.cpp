@@ -36,14 +36,10 @@ std::string library(const std::string& fault) { return kFakes + "/libfake_" + fa
 
 // The manifest of fake plugin `fault`, placed after ConvertToSSA; written into `dir`.
 std::string fakeManifest(const TempDir& dir, const std::string& fault) {
-    bool verifier = fault == "verifier_segfaults";
     std::string path = dir / (fault + ".manifest.json");
-    test::writeBytes(path, R"({"file_format_version": 1, "name": "fake", "version": "0.0.1", "library": ")" +
-                               library(fault) + R"(", "abi": {"major": 1, "minor_min": 0, "minor_max": 0},)" +
-                               (verifier ? R"( "verifiers": ["FakeProperty"],)" : "") +
-                               R"( "passes": [{"name": "FakePass", "placement": {"after": {"pass": "ConvertToSSA"}},)" +
-                               R"( "required": ["SSAForm"], "produced": )" + (verifier ? R"(["FakeProperty"])" : "[]") +
-                               "}]}");
+    test::writeBytes(path,
+                     R"({"file_format_version": 2, "library": ")" + library(fault) +
+                         R"(", "passes": [{"name": "FakePass", "placement": {"after": {"pass": "ConvertToSSA"}}}]})");
     return path;
 }
 

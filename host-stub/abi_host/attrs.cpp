@@ -1,0 +1,193 @@
+// attrs and kwargs (docs/ir_format.md §5): arrays of {key, value}, where a value is plain or tagged
+// ({type: tag, value: payload}, or {type: "DataType", code: n}). Plugins read and write them decoded.
+#include "abi_host/entries.h"
+#include "abi_host/handles.h"
+#include "ir/rewrite.h"
+#include "ir/schema.h"
+#include "ir/validate.h"
+
+namespace ptoplug::host::table {
+namespace {
+
+uint32_t listKey(pto_attr_list list) { return list == PTO_ATTR_LIST_KWARGS ? K::kwargs : K::attrs; }
+
+// True if nodes of this type carry the list at all (by the format), whether or not this one has it.
+bool carries(const Node* n, uint32_t key) {
+    const ir::NodeSchema* schema = ir::schemaFor(n->type);
+    if (!schema) return false;
+    for (const ir::FieldSpec& f : schema->fields)
+        if (f.key == key && f.kind == ir::FieldKind::Attrs) return true;
+    return false;
+}
+
+// The node's list, or nullptr when it is absent or nil; a status (and reason) when the node has none.
+pto_status listOf(pto_run_context* ctx, pto_node node, pto_attr_list list, Node** n, Value** entries) {
+    *n = toNode(ctx, node);
+    PTO_REQUIRE_WHY(*n, PTO_ERR_INVALID_HANDLE, "the node handle is null, foreign or stale");
+    PTO_REQUIRE_WHY(list == PTO_ATTR_LIST_ATTRS || list == PTO_ATTR_LIST_KWARGS, PTO_ERR_INVALID_ARGUMENT,
+                    "list is neither PTO_ATTR_LIST_ATTRS nor PTO_ATTR_LIST_KWARGS");
+    const uint32_t key = listKey(list);
+    PTO_REQUIRE_WHY(carries(*n, key), PTO_ERR_WRONG_KIND,
+                    "a " + std::string(typeName(ctx, *n)) + " has no " + std::string(ctx->doc.keys().name(key)));
+    Value* v = (*n)->field(key);
+    *entries = v && v->kind == Kind::Array ? v : nullptr;
+    return PTO_OK;
+}
+
+struct AttrEntry {
+    const Value* key;
+    Value* value;
+};
+
+AttrEntry entryOf(Value& item) {
+    if (item.kind != Kind::Map) return {nullptr, nullptr};
+    return {item.m->find(K::key), item.m->find(K::value)};
+}
+
+bool named(const AttrEntry& e, std::string_view key) {
+    return e.key && e.key->kind == Kind::Str && e.key->strView() == key;
+}
+
+pto_status decode(pto_run_context* ctx, Value& item, pto_attr* out) {
+    PTO_REQUIRE_WHY(out->struct_size >= sizeof(pto_attr), PTO_ERR_INVALID_ARGUMENT,
+                    "out->struct_size is smaller than sizeof(pto_attr)");
+    AttrEntry e = entryOf(item);
+    PTO_REQUIRE_WHY(e.key && e.value, PTO_ERR_WRONG_KIND, "the entry is not a {key, value} map");
+    ir::Map* container = item.m;
+    out->key = e.key->kind == Kind::Str ? str(e.key->strView()) : pto_string{"", 0};
+    out->tag = pto_string{"", 0};
+    Value* payload = e.value;
+    ir::Map* payloadMap = container;
+    if (e.value->kind == Kind::Map) {
+        const Value* tag = e.value->m->find(K::type);
+        if (tag && tag->kind == Kind::Str) {
+            out->tag = str(tag->strView());
+            Value* inner = e.value->m->find(tag->strView() == "DataType" ? K::code : K::value);
+            if (inner) {
+                payload = inner;
+                payloadMap = e.value->m;
+            }
+        }
+    }
+    out->value = fromValue(ctx, ValueSlot{payload, nullptr, payloadMap, payloadMap->items});
+    return PTO_OK;
+}
+
+// The entry value stored for (tag, payload): the payload itself, or the tagged map.
+Value encode(ir::Document& doc, std::string_view tag, const Value& payload) {
+    if (tag.empty()) return ir::copyValue(doc, payload);
+    ir::Map* m = doc.newMap(2);
+    doc.set(*m, K::type, doc.newString(tag));
+    doc.set(*m, tag == "DataType" ? K::code : K::value, ir::copyValue(doc, payload));
+    return Value::map(m);
+}
+
+}  // namespace
+
+pto_status attrCount(pto_run_context* ctx, pto_node node, pto_attr_list list, size_t* out) {
+    Node* n = nullptr;
+    Value* entries = nullptr;
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
+    *out = entries ? entries->a->size : 0;
+    return PTO_OK;
+}
+
+pto_status attrAt(pto_run_context* ctx, pto_node node, pto_attr_list list, size_t index, pto_attr* out) {
+    Node* n = nullptr;
+    Value* entries = nullptr;
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
+    const size_t size = entries ? entries->a->size : 0;
+    PTO_REQUIRE_WHY(index < size, PTO_ERR_OUT_OF_RANGE,
+                    "index " + std::to_string(index) + " is past the " + std::to_string(size) + " entries");
+    return decode(ctx, entries->a->items[index], out);
+}
+
+pto_status attrFind(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_attr* out) {
+    Node* n = nullptr;
+    Value* entries = nullptr;
+    PTO_REQUIRE(out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
+    if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
+    if (entries)
+        for (Value& item : *entries->a)
+            if (named(entryOf(item), view(key))) return decode(ctx, item, out);
+    return fail(ctx, PTO_ERR_NOT_FOUND, "no entry '" + std::string(view(key)) + "'");
+}
+
+pto_status attrSet(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_string tag,
+                   pto_value value) {
+    Node* n = nullptr;
+    Value* entries = nullptr;
+    Value* payload = toValue(ctx, value);
+    PTO_REQUIRE_WHY(payload && (key.data || !key.size) && (tag.data || !tag.size), PTO_ERR_INVALID_HANDLE,
+                    "the value handle is null, foreign or stale, or a string is NULL with a size");
+    if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
+    ir::Document& doc = ctx->doc;
+    const uint32_t field = listKey(list);
+    if (!entries) {  // absent or nil: start the list
+        doc.set(n->fields, field, Value::array(doc.newArray(1)));
+        entries = n->field(field);
+    }
+    Value encoded = encode(doc, view(tag), *payload);
+    Value* existing = nullptr;
+    for (Value& item : *entries->a)
+        if (AttrEntry e = entryOf(item); named(e, view(key))) {
+            existing = e.value;
+            break;
+        }
+    const Value saved = existing ? *existing : Value::null();
+    if (existing) {
+        *existing = encoded;
+    } else {
+        ir::Map* entry = doc.newMap(2);
+        doc.set(*entry, K::key, doc.newString(view(key)));
+        doc.set(*entry, K::value, encoded);
+        doc.push(*entries->a, Value::map(entry));
+    }
+    if (Status s = ir::checkNodeShape(doc, n)) {
+        if (existing)
+            *existing = saved;
+        else
+            --entries->a->size;  // the appended entry; nothing can have seen it
+        return fail(ctx, PTO_ERR_INVALID_ARGUMENT, s->message);
+    }
+    return PTO_OK;
+}
+
+pto_status attrRemove(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key) {
+    Node* n = nullptr;
+    Value* entries = nullptr;
+    PTO_REQUIRE(key.data || !key.size, PTO_ERR_INVALID_HANDLE);
+    if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
+    auto drop = [&](const Value& item) { return named(entryOf(const_cast<Value&>(item)), view(key)); };
+    PTO_REQUIRE_WHY(entries && std::any_of(entries->a->begin(), entries->a->end(), drop), PTO_ERR_NOT_FOUND,
+                    "no entry '" + std::string(view(key)) + "'");
+    ir::eraseIf(ctx->doc, *entries->a, drop);
+    return PTO_OK;
+}
+
+pto_status callArgDirections(pto_run_context* ctx, pto_node call, pto_arg_direction* out, size_t capacity,
+                             size_t* count) {
+    Node* n = toNode(ctx, call);
+    PTO_REQUIRE_WHY(n && count && (out || !capacity), PTO_ERR_INVALID_HANDLE,
+                    "null call, NULL count, or NULL out with a capacity");
+    PTO_REQUIRE_WHY(isCallLike(n), PTO_ERR_WRONG_KIND,
+                    "a " + std::string(typeName(ctx, n)) + " is not a Call or Submit");
+    Value* entries = n->field(K::attrs);
+    if (entries && entries->kind == Kind::Array)
+        for (Value& item : *entries->a) {
+            AttrEntry e = entryOf(item);
+            if (!named(e, "arg_directions") || e.value->kind != Kind::Map) continue;
+            const Value* codes = e.value->m->find(K::value);
+            PTO_REQUIRE_WHY(codes && codes->kind == Kind::Array, PTO_ERR_WRONG_KIND,
+                            "arg_directions is not an ArgDirectionVector");
+            for (size_t i = 0; i < codes->a->size && i < capacity; ++i)
+                out[i] = static_cast<pto_arg_direction>(codes->a->items[i].u);
+            *count = codes->a->size;
+            return PTO_OK;
+        }
+    return fail(ctx, PTO_ERR_NOT_FOUND, "the call has no arg_directions");
+}
+
+}  // namespace ptoplug::host::table

@@ -1,0 +1,169 @@
+// Statement edits (deferred, applied together when the pass returns or at flush_inserts) and the
+// replacement of a variable's uses (immediate).
+#include "abi_host/entries.h"
+#include "abi_host/handles.h"
+#include "ir/schema.h"
+
+namespace ptoplug::host::table {
+namespace {
+
+using Side = ir::PendingStmtEdits::Side;
+
+// The statement at (parent, field, index), or nullptr with the status in *status and last_error's reason.
+Node* statementAt(pto_run_context* ctx, Node* parent, uint32_t field, size_t index, pto_status* status) {
+    *status = PTO_OK;
+    Value* slot = childSlot(parent, field, index, status);
+    if (!slot) {
+        fail(ctx, *status, "no node at that field and index");
+        return nullptr;
+    }
+    if (!ir::isStmtType(slot->n->type)) {
+        *status = fail(ctx, PTO_ERR_WRONG_KIND,
+                       "the slot holds a " + std::string(typeName(ctx, slot->n)) + ", not a statement");
+        return nullptr;
+    }
+    return slot->n;
+}
+
+pto_status queueInsert(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
+                       size_t count, Side side) {
+    Node* p = toNode(ctx, parent);
+    PTO_REQUIRE_WHY(p && (stmts || !count), PTO_ERR_INVALID_HANDLE, "null parent, or NULL stmts with a count");
+    pto_status status = PTO_OK;
+    if (!statementAt(ctx, p, field, index, &status)) return status;
+    Scratch<Node*> nodes(count);
+    for (size_t i = 0; i < count; ++i) {
+        if (!(nodes[i] = toNode(ctx, stmts[i])))
+            return fail(ctx, PTO_ERR_INVALID_HANDLE, "stmts[" + std::to_string(i) + "] is not a live node");
+        if (!ir::isStmtType(nodes[i]->type))
+            return fail(
+                ctx, PTO_ERR_WRONG_KIND,
+                "stmts[" + std::to_string(i) + "] is a " + std::string(typeName(ctx, nodes[i])) + ", not a statement");
+        if (reaches(ctx, nodes[i], p))
+            return fail(ctx, PTO_ERR_INVALID_ARGUMENT,
+                        "stmts[" + std::to_string(i) + "] contains the statement it would be put in (a cycle)");
+    }
+    ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
+    return statusOf(ctx, ctx->edits.insert(ctx->doc, slot, nodes.span(), side));
+}
+
+}  // namespace
+
+pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
+                        size_t count) {
+    return queueInsert(ctx, parent, field, index, stmts, count, Side::Before);
+}
+
+pto_status insertAfter(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
+                       size_t count) {
+    return queueInsert(ctx, parent, field, index, stmts, count, Side::After);
+}
+
+pto_status removeStmt(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index) {
+    Node* p = toNode(ctx, parent);
+    PTO_REQUIRE_WHY(p, PTO_ERR_INVALID_HANDLE, "the parent handle is null, foreign or stale");
+    pto_status status = PTO_OK;
+    if (!statementAt(ctx, p, field, index, &status)) return status;
+    return statusOf(ctx, ctx->edits.remove(ir::Slot{p, keyOf(field), static_cast<uint32_t>(index)}));
+}
+
+pto_status moveStmt(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node toParent,
+                    uint32_t toField, size_t toIndex) {
+    Node* p = toNode(ctx, parent);
+    Node* to = toNode(ctx, toParent);
+    PTO_REQUIRE_WHY(p && to, PTO_ERR_INVALID_HANDLE, "a parent handle is null, foreign or stale");
+    pto_status status = PTO_OK;
+    Node* moved = statementAt(ctx, p, field, index, &status);
+    if (!moved) return status;
+    if (!statementAt(ctx, to, toField, toIndex, &status)) return status;
+    PTO_REQUIRE_WHY(!reaches(ctx, moved, to), PTO_ERR_INVALID_ARGUMENT,
+                    "the destination lies inside the statement moved");
+    ir::Slot from{p, keyOf(field), static_cast<uint32_t>(index)};
+    ir::Slot dest{to, keyOf(toField), static_cast<uint32_t>(toIndex)};
+    // Both checked above, so neither edit can fail half way.
+    if (pto_status s = statusOf(ctx, ctx->edits.remove(from)); s != PTO_OK) return s;
+    Node* const one[] = {moved};
+    return statusOf(ctx, ctx->edits.insert(ctx->doc, dest, one, Side::Before));
+}
+
+pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_node replacement, size_t* count) {
+    Node* r = toNode(ctx, root);
+    Node* v = toNode(ctx, var);
+    Node* with = toNode(ctx, replacement);
+    PTO_REQUIRE_WHY(r && v && with, PTO_ERR_INVALID_HANDLE, "a node handle is null, foreign or stale");
+    PTO_REQUIRE_WHY(v->type == K::Var || v->type == K::IterArg || v->type == K::MemRef, PTO_ERR_WRONG_KIND,
+                    "`var` is a " + std::string(typeName(ctx, v)) + ", not a Var, IterArg or MemRef");
+    PTO_REQUIRE_WHY(ir::nodeFitsClass(with->type, ir::NodeClass::Expr), PTO_ERR_WRONG_KIND,
+                    "`replacement` is a " + std::string(typeName(ctx, with)) + ", not an expression");
+    // Where the variable stands in a Var-only place (a param, a loop variable), the replacement must be a
+    // Var-class node too: checked up front so that nothing is half replaced.
+    const bool varLike = ir::nodeFitsClass(with->type, ir::NodeClass::Var);
+    PTO_REQUIRE_WHY(r != v, PTO_ERR_INVALID_ARGUMENT, "`root` is the variable itself");
+    PTO_REQUIRE_WHY(!reaches(ctx, with, r), PTO_ERR_INVALID_ARGUMENT, "`replacement` contains `root` (a cycle)");
+    // Nodes inside the replacement keep their uses: marking them visited means the walk never enters them,
+    // so the replacement never ends up inside itself.
+    ctx->seen.resize(ctx->doc.nodes().size(), 0);
+    const uint32_t stamp = ++ctx->seenStamp;
+    std::vector<Node*> work{with};
+    ctx->seen[with->index] = stamp;
+    auto enter = [&](Node* n, std::vector<Node*>& into) {
+        if (ctx->seen[n->index] == stamp) return;
+        ctx->seen[n->index] = stamp;
+        into.push_back(n);
+    };
+    while (!work.empty()) {
+        Node* n = work.back();
+        work.pop_back();
+        std::vector<Value*> stack;
+        for (ir::Member& m : n->fields) stack.push_back(&m.value);
+        while (!stack.empty()) {
+            Value* x = stack.back();
+            stack.pop_back();
+            if (x->isNode())
+                enter(x->n, work);
+            else if (x->kind == Kind::Array)
+                for (Value& item : *x->a) stack.push_back(&item);
+            else if (x->kind == Kind::Map)
+                for (ir::Member& m : *x->m) stack.push_back(&m.value);
+        }
+    }
+    // First pass: find the slots; refuse before changing anything if one of them only takes a Var.
+    std::vector<Value*> slots;
+    work.push_back(r);
+    ctx->seen[r->index] = stamp;
+    while (!work.empty()) {
+        Node* n = work.back();
+        work.pop_back();
+        for (ir::Member& m : n->fields) {
+            const ir::NodeClass cls = ir::fieldNodeClass(n->type, m.key);
+            std::vector<Value*> stack{&m.value};
+            while (!stack.empty()) {
+                Value* x = stack.back();
+                stack.pop_back();
+                if (x->isNode()) {
+                    if (x->n == v) {
+                        if (!varLike && (cls == ir::NodeClass::Var || cls == ir::NodeClass::IterArg))
+                            return fail(ctx, PTO_ERR_WRONG_KIND,
+                                        "the variable is bound in field '" + std::string(ctx->doc.keys().name(m.key)) +
+                                            "' of a " + std::string(typeName(ctx, n)) + ", which takes a Var, not a " +
+                                            std::string(typeName(ctx, with)));
+                        if (cls == ir::NodeClass::IterArg && with->type != K::IterArg)
+                            return fail(ctx, PTO_ERR_WRONG_KIND, "an iter_args entry takes an IterArg");
+                        slots.push_back(x);
+                    } else {
+                        enter(x->n, work);
+                    }
+                } else if (x->kind == Kind::Array) {
+                    for (Value& item : *x->a) stack.push_back(&item);
+                } else if (x->kind == Kind::Map) {
+                    for (ir::Member& m2 : *x->m) stack.push_back(&m2.value);
+                }
+            }
+        }
+    }
+    for (Value* slot : slots) *slot = Value::node(with);
+    if (count) *count = slots.size();
+    return PTO_OK;
+}
+
+}  // namespace ptoplug::host::table

@@ -1,0 +1,190 @@
+// Values a plugin builds (numbers, strings, arrays, maps, nodes, types) and typed reads of types. Every
+// value made here is host-owned and never goes stale; storing one in the IR copies it (ir::copyValue).
+#include "abi_host/entries.h"
+#include "abi_host/handles.h"
+#include "ir/rewrite.h"
+#include "ir/schema.h"
+
+namespace ptoplug::host::table {
+
+pto_status valueMakeNull(pto_run_context* ctx, pto_value* out) {
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    *out = madeValue(ctx, Value::null());
+    return PTO_OK;
+}
+
+pto_status valueMakeBool(pto_run_context* ctx, int value, pto_value* out) {
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    *out = madeValue(ctx, Value::boolean(value != 0));
+    return PTO_OK;
+}
+
+pto_status valueMakeInt(pto_run_context* ctx, int64_t value, pto_value* out) {
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    *out = madeValue(ctx, Value::integer(value));
+    return PTO_OK;
+}
+
+pto_status valueMakeDouble(pto_run_context* ctx, double value, pto_value* out) {
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    *out = madeValue(ctx, Value::f64(value));
+    return PTO_OK;
+}
+
+pto_status valueMakeString(pto_run_context* ctx, pto_string value, pto_value* out) {
+    PTO_REQUIRE_WHY(out && (value.data || !value.size), PTO_ERR_INVALID_HANDLE, "NULL out, or NULL data with a size");
+    *out = madeValue(ctx, ctx->doc.newString(view(value)));
+    return PTO_OK;
+}
+
+pto_status valueMakeNode(pto_run_context* ctx, pto_node node, pto_value* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE_WHY(n && out, PTO_ERR_INVALID_HANDLE, "the node handle is null or from another run");
+    *out = madeValue(ctx, Value::node(n));
+    return PTO_OK;
+}
+
+pto_status valueMakeArray(pto_run_context* ctx, const pto_value* items, size_t count, pto_value* out) {
+    PTO_REQUIRE_WHY(out && (items || !count), PTO_ERR_INVALID_HANDLE, "NULL out, or NULL items with a count");
+    PTO_REQUIRE_WHY(count <= UINT32_MAX, PTO_ERR_INVALID_ARGUMENT, "more than 2^32-1 items");
+    ir::Array* a = ctx->doc.newArray(static_cast<uint32_t>(count));
+    for (size_t i = 0; i < count; ++i) {
+        Value* v = toValue(ctx, items[i]);
+        if (!v) return fail(ctx, PTO_ERR_INVALID_HANDLE, "item " + std::to_string(i) + " is not a live value");
+        ctx->doc.push(*a, ir::copyValue(ctx->doc, *v));
+    }
+    *out = madeValue(ctx, Value::array(a));
+    return PTO_OK;
+}
+
+pto_status valueMakeMap(pto_run_context* ctx, const pto_string* keys, const pto_value* values, size_t count,
+                        pto_value* out) {
+    PTO_REQUIRE_WHY(out && ((keys && values) || !count), PTO_ERR_INVALID_HANDLE,
+                    "NULL out, or NULL keys or values with a count");
+    PTO_REQUIRE_WHY(count <= UINT32_MAX, PTO_ERR_INVALID_ARGUMENT, "more than 2^32-1 entries");
+    ir::Map* m = ctx->doc.newMap(static_cast<uint32_t>(count));
+    for (size_t i = 0; i < count; ++i) {
+        Value* v = toValue(ctx, values[i]);
+        if (!v || (!keys[i].data && keys[i].size))
+            return fail(ctx, PTO_ERR_INVALID_HANDLE, "entry " + std::to_string(i) + " has no live value or key");
+        uint32_t key = ctx->doc.keys().intern(view(keys[i]));
+        if (m->find(key))
+            return fail(ctx, PTO_ERR_INVALID_ARGUMENT, "key '" + std::string(view(keys[i])) + "' is given twice");
+        ctx->doc.set(*m, key, ir::copyValue(ctx->doc, *v));
+    }
+    *out = madeValue(ctx, Value::map(m));
+    return PTO_OK;
+}
+
+namespace {
+
+const char* typeKindName(pto_type_kind kind) {
+    switch (kind) {
+        case PTO_TYPE_SCALAR: return "ScalarType";
+        case PTO_TYPE_TENSOR: return "TensorType";
+        case PTO_TYPE_DISTRIBUTED_TENSOR: return "DistributedTensorType";
+        case PTO_TYPE_TUPLE: return "TupleType";
+        case PTO_TYPE_COMM_CTX: return "CommCtxType";
+        case PTO_TYPE_PTR: return "Ptr";
+        default: return nullptr;
+    }
+}
+
+// The type map a type value holds, or nullptr (with last_error's reason).
+ir::Map* typeMap(pto_run_context* ctx, pto_value type) {
+    Value* v = toValue(ctx, type);
+    if (!v) return nullptr;
+    if (v->kind != Kind::Map || !v->m->find(K::type_kind)) {
+        fail(ctx, PTO_ERR_WRONG_KIND, "the value is not a type (a map with 'type_kind')");
+        return nullptr;
+    }
+    return v->m;
+}
+
+pto_status typeFailure(pto_run_context* ctx, pto_value type) {
+    return toValue(ctx, type) ? PTO_ERR_WRONG_KIND : PTO_ERR_INVALID_HANDLE;
+}
+
+}  // namespace
+
+pto_status makeType(pto_run_context* ctx, const pto_type_desc* desc, pto_value* out) {
+    PTO_REQUIRE_WHY(desc && out, PTO_ERR_INVALID_HANDLE, "NULL desc or out");
+    PTO_REQUIRE_WHY(desc->struct_size >= sizeof(pto_type_desc), PTO_ERR_INVALID_ARGUMENT,
+                    "desc->struct_size is smaller than sizeof(pto_type_desc)");
+    const char* kindName = typeKindName(desc->kind);
+    PTO_REQUIRE_WHY(kindName, PTO_ERR_INVALID_ARGUMENT,
+                    "make_type builds Scalar, Tensor, DistributedTensor, Tuple, CommCtx and Ptr types");
+    const bool shaped = desc->kind == PTO_TYPE_TENSOR || desc->kind == PTO_TYPE_DISTRIBUTED_TENSOR;
+    const bool typed = shaped || desc->kind == PTO_TYPE_SCALAR;
+    PTO_REQUIRE_WHY(!typed || ir::enumCodeValid(ir::EnumSet::DataType, static_cast<uint64_t>(desc->dtype)),
+                    PTO_ERR_INVALID_ARGUMENT, "dtype is not a DataType code (docs/ir_format.md §7)");
+    PTO_REQUIRE_WHY((desc->shape || !desc->rank) && (desc->elements || !desc->element_count), PTO_ERR_INVALID_HANDLE,
+                    "NULL shape or elements with a count");
+    ir::Document& doc = ctx->doc;
+    ir::Map* m = doc.newMap(3);
+    doc.set(*m, K::type_kind, doc.newString(kindName));
+    if (typed) doc.set(*m, K::dtype, Value::uinteger(static_cast<uint64_t>(desc->dtype)));
+    if (shaped) {
+        ir::Array* shape = doc.newArray(static_cast<uint32_t>(desc->rank));
+        for (size_t i = 0; i < desc->rank; ++i) {
+            Node* dim = toNode(ctx, desc->shape[i]);
+            if (!dim) return fail(ctx, PTO_ERR_INVALID_HANDLE, "shape[" + std::to_string(i) + "] is not a live node");
+            if (!ir::nodeFitsClass(dim->type, ir::NodeClass::Expr))
+                return fail(ctx, PTO_ERR_WRONG_KIND, "shape[" + std::to_string(i) + "] is not an expression");
+            doc.push(*shape, Value::node(dim));
+        }
+        doc.set(*m, K::shape, Value::array(shape));
+    }
+    if (desc->kind == PTO_TYPE_TUPLE) {
+        ir::Array* types = doc.newArray(static_cast<uint32_t>(desc->element_count));
+        for (size_t i = 0; i < desc->element_count; ++i) {
+            if (!typeMap(ctx, desc->elements[i])) return typeFailure(ctx, desc->elements[i]);
+            doc.push(*types, ir::copyValue(doc, *toValue(ctx, desc->elements[i])));
+        }
+        doc.set(*m, K::types, Value::array(types));
+    }
+    *out = madeValue(ctx, Value::map(m));
+    return PTO_OK;
+}
+
+pto_status typeDtype(pto_run_context* ctx, pto_value type, pto_data_type* out) {
+    ir::Map* m = typeMap(ctx, type);
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    if (!m) return typeFailure(ctx, type);
+    const Value* dtype = m->find(K::dtype);
+    PTO_REQUIRE_WHY(dtype && dtype->kind == Kind::UInt && dtype->u <= INT32_MAX, PTO_ERR_WRONG_KIND,
+                    "this type has no dtype (only Scalar, Tensor, DistributedTensor and Tile types do)");
+    *out = static_cast<pto_data_type>(dtype->u);
+    return PTO_OK;
+}
+
+pto_status typeRank(pto_run_context* ctx, pto_value type, size_t* out) {
+    ir::Map* m = typeMap(ctx, type);
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    if (!m) return typeFailure(ctx, type);
+    const Value* shape = m->find(K::shape);
+    if (!shape) {
+        PTO_REQUIRE_WHY(m->find(K::dtype), PTO_ERR_WRONG_KIND, "this type has no shape");
+        *out = 0;  // a scalar
+        return PTO_OK;
+    }
+    PTO_REQUIRE_WHY(shape->kind == Kind::Array, PTO_ERR_WRONG_KIND, "the type's shape is not an array");
+    *out = shape->a->size;
+    return PTO_OK;
+}
+
+pto_status typeDim(pto_run_context* ctx, pto_value type, size_t index, pto_node* out) {
+    ir::Map* m = typeMap(ctx, type);
+    PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
+    if (!m) return typeFailure(ctx, type);
+    const Value* shape = m->find(K::shape);
+    PTO_REQUIRE_WHY(shape && shape->kind == Kind::Array, PTO_ERR_WRONG_KIND, "this type has no shape");
+    PTO_REQUIRE_WHY(index < shape->a->size, PTO_ERR_OUT_OF_RANGE,
+                    "index " + std::to_string(index) + " is past the rank " + std::to_string(shape->a->size));
+    const Value& dim = shape->a->items[index];
+    PTO_REQUIRE_WHY(dim.isNode(), PTO_ERR_WRONG_KIND, "the dimension is not a node");
+    *out = fromSlot(ctx, dim);
+    return PTO_OK;
+}
+
+}  // namespace ptoplug::host::table
