@@ -8,18 +8,13 @@
 namespace ptoplug::checker {
 namespace {
 
-nlohmann::json strings(const char* const* items, size_t count) {
-    nlohmann::json list = nlohmann::json::array();
-    for (size_t i = 0; i < count; ++i) list.push_back(items[i]);
-    return list;
-}
-
 nlohmann::json anchor(const host::Anchor& a) { return {{"pass", a.pass}, {"occurrence", a.occurrence}}; }
 
 }  // namespace
 
 std::string manifestFromDescriptor(const host::LoadedPlugin& plugin, const std::string& libraryPath,
                                    const host::Anchor& after, const std::optional<host::Anchor>& before) {
+    // File format 2: what the descriptor says is not repeated, so the two cannot disagree.
     const pto_plugin_desc& d = plugin.descriptor();
     nlohmann::json passes = nlohmann::json::array();
     host::Anchor previous = after;
@@ -27,24 +22,14 @@ std::string manifestFromDescriptor(const host::LoadedPlugin& plugin, const std::
         const pto_pass_desc& p = *d.passes[i];
         nlohmann::json placement = {{"after", anchor(previous)}};
         if (before) placement["before"] = anchor(*before);
-        passes.push_back({{"name", p.name},
-                          {"placement", placement},
-                          {"required", strings(p.required_properties, p.required_count)},
-                          {"produced", strings(p.produced_properties, p.produced_count)},
-                          {"invalidated", strings(p.invalidated_properties, p.invalidated_count)}});
+        passes.push_back({{"name", p.name}, {"placement", placement}});
         previous = host::Anchor{p.name, 1};
     }
-    nlohmann::json verifiers = nlohmann::json::array();
-    for (size_t i = 0; i < d.verifier_count; ++i) verifiers.push_back(d.verifiers[i]->property);
     nlohmann::json manifest = {
-        {"file_format_version", 1},
-        {"name", d.name},
-        {"version", d.version},
+        {"file_format_version", 2},
         {"library", std::filesystem::path(libraryPath).filename().string()},
         {"sha256", io::sha256OfFile(libraryPath)},
-        {"abi", {{"major", d.abi_major}, {"minor_min", d.abi_minor_min}, {"minor_max", d.abi_minor_max}}},
         {"passes", passes},
-        {"verifiers", verifiers},
     };
     return manifest.dump(2) + "\n";
 }

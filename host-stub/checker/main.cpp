@@ -24,6 +24,7 @@
 #include "pipeline/manifest.h"
 #include "pipeline/pipeline.h"
 #include "plugins/loader.h"
+#include "plugins/pass_options.h"
 
 namespace {
 
@@ -94,13 +95,18 @@ std::string badDiagnostic(const host::RunOutcome& o) {
     return {};
 }
 
-using RunFn = pto_status (*)(const pto_host_api*, pto_run_context*);
+// A pass (with its options at their declared defaults) or a verifier (read only), as a host runs it.
+struct Runnable {
+    pto_status (*fn)(const pto_host_api*, pto_run_context*);
+    host::RunSettings settings;
+};
 
 // One run of `fn` on a fresh read of `file`: the output bytes, or a failure.
-Outcome runOnce(RunFn fn, const std::string& file, bool isVerifier, std::string& bytes) {
+Outcome runOnce(const Runnable& r, const std::string& file, std::string& bytes) {
+    const bool isVerifier = r.settings.readOnly;
     auto doc = ir::readFile(file);
     if (!doc) return {false, "cannot read corpus file: " + doc.error().format()};
-    host::RunOutcome o = host::runThroughAbi(**doc, fn);
+    host::RunOutcome o = host::runThroughAbi(**doc, r.fn, r.settings);
     if (std::string bad = badDiagnostic(o); !bad.empty()) return {false, bad};
     bool errors = std::any_of(o.diagnostics.begin(), o.diagnostics.end(),
                               [](const host::Diagnostic& d) { return d.severity >= PTO_SEVERITY_ERROR; });
@@ -119,21 +125,21 @@ Outcome runOnce(RunFn fn, const std::string& file, bool isVerifier, std::string&
     return {true, o.status == PTO_ERR_USER ? "rejected the program with a user error" : ""};
 }
 
-Outcome checkRun(RunFn fn, const std::string& file, bool isVerifier) {
+Outcome checkRun(const Runnable& r, const std::string& file) {
     std::string first, second;
-    Outcome o = runOnce(fn, file, isVerifier, first);
+    Outcome o = runOnce(r, file, first);
     if (!o.ok) return o;
-    Outcome again = runOnce(fn, file, isVerifier, second);
+    Outcome again = runOnce(r, file, second);
     if (!again.ok) return again;
     if (first != second) return {false, "the same input gave different output bytes on a second run"};
     return o;
 }
 
-Outcome checkThreads(RunFn fn, const std::vector<std::string>& corpus) {
+Outcome checkThreads(const Runnable& r, const std::vector<std::string>& corpus) {
     constexpr int kThreads = 8;
     std::vector<std::string> expected(kThreads), actual(kThreads);
     for (int i = 0; i < kThreads; ++i) {
-        Outcome o = runOnce(fn, corpus[static_cast<size_t>(i) % corpus.size()], false, expected[i]);
+        Outcome o = runOnce(r, corpus[static_cast<size_t>(i) % corpus.size()], expected[i]);
         if (!o.ok) return o;
     }
     std::atomic<int> failures{0};
@@ -141,7 +147,7 @@ Outcome checkThreads(RunFn fn, const std::vector<std::string>& corpus) {
     threads.reserve(kThreads);
     for (int i = 0; i < kThreads; ++i)
         threads.emplace_back([&, i] {
-            if (!runOnce(fn, corpus[static_cast<size_t>(i) % corpus.size()], false, actual[i]).ok) ++failures;
+            if (!runOnce(r, corpus[static_cast<size_t>(i) % corpus.size()], actual[i]).ok) ++failures;
         });
     for (std::thread& t : threads) t.join();
     if (failures) return {false, "a run failed on a worker thread"};
@@ -290,22 +296,25 @@ int main(int argc, char** argv) try {
     if (corpus.empty()) report.add("corpus", {false, "no IR files to run the passes on"});
     for (size_t i = 0; i < d.pass_count; ++i) {
         const pto_pass_desc* pass = d.passes[i];
+        const std::vector<host::PassOption> defaults = host::defaultOptions(*pass);
+        const Runnable runnable{pass->run, host::RunSettings{.options = &defaults, .readOnly = false}};
         bool hung = false;
         for (const std::string& file : corpus) {
             if (hung) break;  // one hang is the finding: the rest would each wait out the time limit
-            Outcome o = isolated([&] { return checkRun(pass->run, file, false); });
+            Outcome o = isolated([&] { return checkRun(runnable, file); });
             hung = o.detail.find("(--timeout)") != std::string::npos;
             report.add(std::string("pass ") + pass->name + " on " + file, o);
         }
         if (!corpus.empty() && !hung)
             report.add(std::string("pass ") + pass->name + " on 8 threads",
-                       isolated([&] { return checkThreads(pass->run, corpus); }));
+                       isolated([&] { return checkThreads(runnable, corpus); }));
     }
     for (size_t i = 0; i < d.verifier_count; ++i) {
         const pto_verifier_desc* verifier = d.verifiers[i];
+        const Runnable runnable{verifier->run, host::RunSettings{.options = nullptr, .readOnly = true}};
         for (const std::string& file : corpus)
             report.add(std::string("verifier ") + verifier->property + " on " + file,
-                       isolated([&] { return checkRun(verifier->run, file, true); }));
+                       isolated([&] { return checkRun(runnable, file); }));
     }
     return report.finish();
 }

@@ -235,7 +235,9 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
                 stage.occurrence = s.occurrence;
                 s = std::move(stage);
             } else {
+                // After plugin passes placed at the same anchor earlier: plugins run in the order loaded.
                 long at = after >= 0 ? after + 1 : before;
+                while (after >= 0 && at < before && pipeline->stages[static_cast<size_t>(at)].plugin) ++at;
                 pipeline->stages.insert(pipeline->stages.begin() + at, std::move(stage));
                 renumber();
             }

@@ -1,0 +1,112 @@
+// RenameFunctions: renames every function whose whole name matches the `pattern` option (an ECMAScript
+// regular expression) to `replacement` (with $1, $2 ... for its groups). The host's function_rename
+// keeps the program sorted and re-points every call, so the pass only decides names. A rename onto an
+// existing name, or two functions onto one, is a user error and nothing is renamed.
+#include <iterator>
+#include <map>
+#include <regex>
+#include <string>
+
+#include "support/host.h"
+
+namespace {
+
+using ptoplug::plugin::Host;
+using ptoplug::plugin::PassError;
+using ptoplug::plugin::ps;
+using ptoplug::plugin::sv;
+
+constexpr const char* kPass = "RenameFunctions";
+
+std::string stringOption(const Host& h, const char* name) {
+    pto_value v{};
+    pto_string s{};
+    Host::check("pass_option", h.api()->pass_option(h.ctx(), ps(name), &v));
+    Host::check("value_as_string", h.api()->value_as_string(h.ctx(), v, &s));
+    return std::string(sv(s));
+}
+
+void renameFunctions(const Host& h) {
+    const std::string pattern = stringOption(h, "pattern");
+    if (pattern.empty()) return;  // the default: nothing to do
+    std::regex re;
+    try {
+        re = std::regex(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+        throw PassError{PTO_SEVERITY_ERROR, "RenameFunctions/bad-pattern",
+                        "option 'pattern' is not a regular expression: " + pattern + " (" + e.what() + ")", pto_node{}};
+    }
+    const std::string replacement = stringOption(h, "replacement");
+    std::map<std::string, pto_node> byName;
+    for (size_t i = 0; i < h.functionCount(); ++i) byName[std::string(h.name(h.functionAt(i)))] = h.functionAt(i);
+    std::map<std::string, std::string> wanted;  // old name -> new name
+    for (const auto& [name, fn] : byName)
+        if (std::regex_match(name, re)) {
+            std::string to = std::regex_replace(name, re, replacement, std::regex_constants::format_first_only);
+            if (to != name) wanted[name] = to;
+        }
+    std::map<std::string, std::string> renames;  // new name -> old name
+    for (const auto& [from, to] : wanted) {
+        // A name stays taken unless its own function is renamed away.
+        const bool taken = byName.count(to) && !wanted.count(to);
+        if (to.empty() || taken)
+            throw PassError{PTO_SEVERITY_ERROR, "RenameFunctions/name-taken",
+                            "cannot rename '" + from + "' to '" + to + "': " +
+                                (to.empty() ? "the name would be empty" : "the program has a function of that name"),
+                            byName[from]};
+        if (auto [it, fresh] = renames.emplace(to, from); !fresh)
+            throw PassError{PTO_SEVERITY_ERROR, "RenameFunctions/name-taken",
+                            "'" + it->second + "' and '" + from + "' would both be named '" + to + "'", byName[from]};
+    }
+    // Two steps through unique temporary names, so that a chain (a -> b, b -> c) never collides.
+    std::map<std::string, pto_node> staged;
+    for (const auto& [to, from] : renames) {
+        std::string temporary = "__rename_functions_" + std::to_string(staged.size()) + "_" + from;
+        Host::check("function_rename", h.api()->function_rename(h.ctx(), byName[from], ps(temporary)));
+        staged[to] = byName[from];
+    }
+    for (const auto& [to, fn] : staged) Host::check("function_rename", h.api()->function_rename(h.ctx(), fn, ps(to)));
+}
+
+pto_status run(const pto_host_api* api, pto_run_context* ctx) {
+    return ptoplug::plugin::runGuarded(api, ctx, kPass, renameFunctions);
+}
+
+const pto_option_desc kPattern = {sizeof(pto_option_desc), "pattern", PTO_OPTION_STRING, "",
+                                  "functions whose whole name matches this regular expression are renamed"};
+const pto_option_desc kReplacement = {sizeof(pto_option_desc), "replacement", PTO_OPTION_STRING, "",
+                                      "the new name; $1, $2 ... stand for the pattern's groups"};
+const pto_option_desc* const kOptions[] = {&kPattern, &kReplacement};
+
+const pto_pass_desc kPassDesc = {
+    .struct_size = sizeof(pto_pass_desc),
+    .name = kPass,
+    .description = "Renames functions matching a pattern; every call site follows",
+    .required_properties = nullptr,
+    .required_count = 0,
+    .produced_properties = nullptr,
+    .produced_count = 0,
+    .invalidated_properties = nullptr,
+    .invalidated_count = 0,
+    .run = run,
+    .options = kOptions,
+    .option_count = std::size(kOptions),
+};
+const pto_pass_desc* const kPasses[] = {&kPassDesc};
+
+const pto_plugin_desc kPlugin = {
+    .struct_size = sizeof(pto_plugin_desc),
+    .abi_major = PTO_ABI_MAJOR,
+    .abi_minor_min = 1,  // function_rename, pass_option
+    .abi_minor_max = PTO_ABI_MINOR,
+    .name = "rename-functions",
+    .version = "1.0.0",
+    .passes = kPasses,
+    .pass_count = std::size(kPasses),
+    .verifiers = nullptr,
+    .verifier_count = 0,
+};
+
+}  // namespace
+
+extern "C" PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t, uint32_t) { return &kPlugin; }
