@@ -171,6 +171,15 @@ static const char* const produced[] = {"FakeProperty"};
 #define FAKE_VERIFIERS
 #endif
 
+#if defined(FAKE_BAD_OPTION)
+/* An int option whose default is not an int: the host refuses the descriptor. */
+static const pto_option_desc limit = {sizeof(pto_option_desc), "limit", PTO_OPTION_INT, "many", "how many"};
+static const pto_option_desc* const options[] = {&limit};
+#define FAKE_OPTIONS .options = options, .option_count = 1,
+#else
+#define FAKE_OPTIONS
+#endif
+
 /* Requires SSAForm, so that placement tests can put it where that property is missing. */
 static const char* const required[] = {"SSAForm"};
 static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
@@ -180,9 +189,9 @@ static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
                                    .required_count = 1,
                                    FAKE_PRODUCED
 #if !defined(FAKE_NULL_SLOT)
-                                       .run = run
+                                       .run = run,
 #endif
-};
+                                   FAKE_OPTIONS};
 static const pto_pass_desc* const passes[] = {&pass};
 
 static const pto_plugin_desc plugin = {
