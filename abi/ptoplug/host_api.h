@@ -30,9 +30,11 @@
  *     one pass or verifier; never keep one across passes or programs.
  *   - [1.1] Every failing call leaves a message saying which argument, field or kind was wrong;
  *     last_error returns it until the next failing call (PJRT's error objects, without freeing).
- *   - Verifiers read only: a verifier that rewrites (any function of the Rewriting, Construction and
- *     Symbols groups) gets PTO_ERR_UNSUPPORTED. Verifiers run after each pass that produces or keeps
- *     their property (and with --verify), on the pass's output.
+ *   - Verifiers read only: in a verifier, every function marked [mutates] gets PTO_ERR_UNSUPPORTED.
+ *     (Building nodes and values is allowed: they change nothing until placed.) Verifiers run after
+ *     each pass that produces their property (and with --verify), on the pass's output.
+ *   - Node kinds: each function says which node kinds it takes; any other gives PTO_ERR_WRONG_KIND.
+ *     What is writable: anything, through the [mutates] functions, checked by the reader's rules.
  *   - [thread-safety] A run context belongs to one thread at a time. Different run contexts (other
  *     programs) may be used on other threads at the same time: the table itself is immutable.
  *   - Layout: append-only. New functions go at the end, in a new minor version. Read `struct_size`
@@ -236,16 +238,16 @@ typedef struct pto_host_api {
     /** A new AssignStmt `var = value` with the span of `span_source` and no comments. */
     pto_status (*create_assign)(pto_run_context* ctx, pto_node var, pto_node value, pto_node span_source,
                                 pto_node* out);
-    /** Appends `param` (a Var) to `function`'s params and `direction` to its param_directions. */
+    /** [mutates] Appends `param` (a Var) to `function`'s params and `direction` to its param_directions. */
     pto_status (*function_append_param)(pto_run_context* ctx, pto_node function, pto_node param,
                                         pto_param_direction direction);
-    /** Appends `arg` (an expression) to a Call's or Submit's args. */
+    /** [mutates] Appends `arg` (an expression) to a Call's or Submit's args. */
     pto_status (*call_append_arg)(pto_run_context* ctx, pto_node call, pto_node arg);
-    /** Appends `codes` to the call's existing `arg_directions` attribute, in place. Sets *present to 0
+    /** [mutates] Appends `codes` to the call's existing `arg_directions` attribute, in place. Sets *present to 0
      *  (and changes nothing) if the call has no such attribute. */
     pto_status (*call_extend_arg_directions)(pto_run_context* ctx, pto_node call, const pto_arg_direction* codes,
                                              size_t count, int* present);
-    /**
+    /** [mutates]
      * Inserts `stmts` before the statement at (`parent`, `field`, `index`). In a SeqStmts' stmts they
      * are spliced into the sequence; a statement that is a whole body (loop, branch, scope, function)
      * is wrapped in a new SeqStmts [stmts..., statement] spanning the statement.
@@ -254,11 +256,11 @@ typedef struct pto_host_api {
      */
     pto_status (*insert_before)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
                                 const pto_node* stmts, size_t count);
-    /** Puts `replacement` in place of the node at (`parent`, `field`, `index`) (that occurrence only).
+    /** [mutates] Puts `replacement` in place of the node at (`parent`, `field`, `index`) (that occurrence only).
      *  WRONG_KIND if the field does not accept its kind, INVALID_ARGUMENT if it contains `parent`. */
     pto_status (*replace_child)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
                                 pto_node replacement);
-    /** Applies pending insert_before calls now. */
+    /** [mutates] Applies the pending statement edits (insert_before, insert_after, remove_stmt, move_stmt) now. */
     pto_status (*flush_inserts)(pto_run_context* ctx);
 
     /* ---- Diagnostics ------------------------------------------------------------------------ */
@@ -312,25 +314,25 @@ typedef struct pto_host_api {
      */
     pto_status (*create_node)(pto_run_context* ctx, pto_string type_name, const pto_field_value* fields, size_t count,
                               pto_node* out);
-    /** Sets field `field` of `node` to `value` (an existing field is replaced), checked as create_node
+    /** [mutates] Sets field `field` of `node` to `value` (an existing field is replaced), checked as create_node
      *  checks, and refused (INVALID_ARGUMENT) if it would put the node inside itself. The node changes
      *  at every place it occurs. */
     pto_status (*node_set_field)(pto_run_context* ctx, pto_node node, uint32_t field, pto_value value);
-    /** Inserts `stmts` after the statement at (`parent`, `field`, `index`); otherwise as insert_before
+    /** [mutates] Inserts `stmts` after the statement at (`parent`, `field`, `index`); otherwise as insert_before
      *  (deferred, spliced into a SeqStmts, else wrapping the statement). */
     pto_status (*insert_after)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index,
                                const pto_node* stmts, size_t count);
-    /** Removes the statement at (`parent`, `field`, `index`): from a SeqStmts' stmts, or, for a
+    /** [mutates] Removes the statement at (`parent`, `field`, `index`): from a SeqStmts' stmts, or, for a
      *  statement that is a whole body, by leaving an empty SeqStmts in its place. Deferred like
      *  insert_before (indices keep naming the statements as they were). WRONG_KIND if the slot does not
      *  hold a statement. */
     pto_status (*remove_stmt)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index);
-    /** Moves the statement at (`parent`, `field`, `index`) to just before the statement at
+    /** [mutates] Moves the statement at (`parent`, `field`, `index`) to just before the statement at
      *  (`to_parent`, `to_field`, `to_index`): remove_stmt plus insert_before, deferred together.
      *  INVALID_ARGUMENT if the destination lies inside the statement moved. */
     pto_status (*move_stmt)(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node to_parent,
                             uint32_t to_field, size_t to_index);
-    /** Replaces every occurrence of `var` (a Var, IterArg or MemRef) below `root` by `replacement` (an
+    /** [mutates] Replaces every occurrence of `var` (a Var, IterArg or MemRef) below `root` by `replacement` (an
      *  expression), in node fields, types (shape dimensions) and attrs/kwargs alike; the number replaced
      *  goes to `*count` (may be NULL). Binding places (params, assignment targets, loop variables and
      *  iter_args, return_vars) are renamed too, so replace with a Var when the variable is bound below
@@ -345,12 +347,12 @@ typedef struct pto_host_api {
     pto_status (*attr_at)(pto_run_context* ctx, pto_node node, pto_attr_list list, size_t index, pto_attr* out);
     /** The first entry named `key`, decoded; PTO_ERR_NOT_FOUND if none. */
     pto_status (*attr_find)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_attr* out);
-    /** Sets `key` to `value`: plain when `tag` is "", else tagged `tag` (the payload of pto_attr.value).
+    /** [mutates] Sets `key` to `value`: plain when `tag` is "", else tagged `tag` (the payload of pto_attr.value).
      *  Replaces the first entry named `key`, else appends one. Checked as the reader checks attrs (a
      *  VarList holds Vars, an ArgDirectionVector codes 0-5, ...). */
     pto_status (*attr_set)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_string tag,
                            pto_value value);
-    /** Removes every entry named `key`; PTO_ERR_NOT_FOUND if there was none. */
+    /** [mutates] Removes every entry named `key`; PTO_ERR_NOT_FOUND if there was none. */
     pto_status (*attr_remove)(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key);
     /** A Call's or Submit's `arg_directions`: writes min(count, capacity) codes to `out` (may be NULL
      *  when capacity is 0) and the total to `*count`. NOT_FOUND if the call has none. */
@@ -359,7 +361,7 @@ typedef struct pto_host_api {
 
     /* ---- Symbols ---------------------------------------------------------------------------- */
 
-    /** Renames a Function: the program's function list stays sorted by name and every Call/Submit
+    /** [mutates] Renames a Function: the program's function list stays sorted by name and every Call/Submit
      *  naming it as a GlobalVar follows. INVALID_ARGUMENT if another function has the name or it is "". */
     pto_status (*function_rename)(pto_run_context* ctx, pto_node function, pto_string name);
     /** A new Call (kind PTO_NODE_CALL) or Submit (PTO_NODE_SUBMIT: no deps, core_num or predicate) of the
@@ -367,7 +369,7 @@ typedef struct pto_host_api {
      *  `span_source` (unknown if null). */
     pto_status (*create_call)(pto_run_context* ctx, pto_node_kind kind, pto_node callee, const pto_node* args,
                               size_t arg_count, pto_value type, pto_node span_source, pto_node* out);
-    /** Re-points a Call or Submit: to the function called `name` if is_global_var (NOT_FOUND if the
+    /** [mutates] Re-points a Call or Submit: to the function called `name` if is_global_var (NOT_FOUND if the
      *  program has none), else to builtin op `name`. Args and attrs are unchanged. */
     pto_status (*call_set_op)(pto_run_context* ctx, pto_node call, pto_string name, int is_global_var);
     /** The Calls and Submits of `function` in the program, in walk order (each node once): writes
