@@ -377,6 +377,14 @@ typedef struct pto_host_api {
     pto_status (*function_calls)(pto_run_context* ctx, pto_node function, pto_node* out, size_t capacity,
                                  size_t* count);
 
+    /* ---- Copies ----------------------------------------------------------------------------- */
+
+    /** A new node of `node`'s type with a copy of its fields (lists and maps copied, the nodes in them
+     *  shared): pypto's copy-on-write, for a pass that must change one occurrence of a shared node, or
+     *  build a variant of an expression. Not placed anywhere until the plugin places it. Not for Program
+     *  or Function (INVALID_ARGUMENT). */
+    pto_status (*clone_node)(pto_run_context* ctx, pto_node node, pto_node* out);
+
     /* ---- Pass options ----------------------------------------------------------------------- */
 
     /** The value of option `name` of the running pass (declared in its pto_pass_desc): a bool, int,
@@ -466,8 +474,9 @@ PTO_HOST_SLOT(function_rename, 67);
 PTO_HOST_SLOT(create_call, 68);
 PTO_HOST_SLOT(call_set_op, 69);
 PTO_HOST_SLOT(function_calls, 70);
-PTO_HOST_SLOT(pass_option, 71);
-PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 72 * sizeof(void*), host_api_size_1_1);
+PTO_HOST_SLOT(clone_node, 71);
+PTO_HOST_SLOT(pass_option, 72);
+PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 73 * sizeof(void*), host_api_size_1_1);
 
 #ifdef __cplusplus
 }

@@ -86,4 +86,16 @@ pto_status nodeSetField(pto_run_context* ctx, pto_node node, uint32_t field, pto
     return PTO_OK;
 }
 
+pto_status cloneNode(pto_run_context* ctx, pto_node node, pto_node* out) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE_WHY(n && out, PTO_ERR_INVALID_HANDLE, "null node or out");
+    PTO_REQUIRE_WHY(n->type != K::Program && n->type != K::Function, PTO_ERR_INVALID_ARGUMENT,
+                    "a " + std::string(typeName(ctx, n)) + " cannot be cloned (functions are named, programs unique)");
+    ir::Document& doc = ctx->doc;
+    Node* copy = doc.newNode(n->type, n->fields.size);
+    for (const ir::Member& m : n->fields) doc.set(copy->fields, m.key, ir::copyValue(doc, m.value));
+    *out = fromNode(ctx, copy);
+    return PTO_OK;
+}
+
 }  // namespace ptoplug::host::table

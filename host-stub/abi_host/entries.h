@@ -25,6 +25,7 @@ pto_status typeDim(pto_run_context* ctx, pto_value type, size_t index, pto_node*
 pto_status createNode(pto_run_context* ctx, pto_string typeName, const pto_field_value* fields, size_t count,
                       pto_node* out);
 pto_status nodeSetField(pto_run_context* ctx, pto_node node, uint32_t field, pto_value value);
+pto_status cloneNode(pto_run_context* ctx, pto_node node, pto_node* out);
 
 // statements.cpp: deferred statement edits, and replacing a variable's uses
 pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,

@@ -751,6 +751,7 @@ const pto_host_api kApi = {
     .create_call = Entry<table::createCall, "create_call">::call,
     .call_set_op = Entry<table::callSetOp, "call_set_op", W>::call,
     .function_calls = Entry<table::functionCalls, "function_calls">::call,
+    .clone_node = Entry<table::cloneNode, "clone_node">::call,
     .pass_option = Entry<table::passOption, "pass_option">::call,
 };
 

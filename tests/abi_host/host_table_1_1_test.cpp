@@ -181,6 +181,7 @@ TEST_F(HostTable11, EveryNewFunctionRefusesANullRunContext) {
         EXPECT_EQ(h->call_set_op(nullptr, node, S("f"), 1), PTO_ERR_INVALID_HANDLE);
         EXPECT_EQ(h->function_calls(nullptr, node, nullptr, 0, &n), PTO_ERR_INVALID_HANDLE);
         EXPECT_EQ(h->pass_option(nullptr, S("x"), &v), PTO_ERR_INVALID_HANDLE);
+        EXPECT_EQ(h->clone_node(nullptr, node, &node), PTO_ERR_INVALID_HANDLE);
         return PTO_OK;
     });
     EXPECT_EQ(printed(), original);
@@ -401,6 +402,24 @@ TEST_F(HostTable11, SetFieldIsCheckedAndLeavesTheNodeUnchangedOnError) {
         return PTO_OK;
     });
     EXPECT_NE(printed().find("alloc_window_buffer(512 * 4"), std::string::npos) << printed();
+}
+
+TEST_F(HostTable11, ClonesShareTheNodesInsideAndAreIndependentLists) {
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_node call = t.firstGlobalCall(), copy{};
+        EXPECT_EQ(h->clone_node(ctx, call, &copy), PTO_OK);
+        EXPECT_FALSE(pto_node_equal(copy, call));
+        EXPECT_TRUE(pto_node_equal(t.child(copy, PTO_FIELD_ARGS, 0), t.child(call, PTO_FIELD_ARGS, 0)));
+        EXPECT_EQ(h->call_append_arg(ctx, copy, t.child(call, PTO_FIELD_ARGS, 0)), PTO_OK);
+        size_t n = 0;
+        EXPECT_EQ(h->node_child_count(ctx, call, PTO_FIELD_ARGS, &n), PTO_OK);
+        EXPECT_EQ(n, 2u);  // the original's list is its own
+        EXPECT_ERR(h->clone_node(ctx, t.function("chip_orch"), &copy), PTO_ERR_INVALID_ARGUMENT, "cannot be cloned");
+        EXPECT_EQ(h->clone_node(ctx, call, nullptr), PTO_ERR_INVALID_HANDLE);
+        return PTO_OK;
+    });
+    EXPECT_EQ(printed(), original);  // an unplaced clone is not written
 }
 
 TEST_F(HostTable11, StatementsAreInsertedAfterRemovedAndMoved) {
