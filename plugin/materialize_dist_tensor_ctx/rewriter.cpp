@@ -37,6 +37,9 @@ void FunctionRewriter::run(const FunctionEntry& function) {
     replacements_.clear();
     ctxArgs_.clear();
     callEdits_.clear();
+    remap_.clear();
+    copies_.clear();
+    appended_.clear();
 
     // §3.3 and §5.1: the original params count as used, and so does the body (collected by the walk).
     for (std::string_view name : function.clashingParamNames) names_.use(name);
@@ -83,14 +86,20 @@ void FunctionRewriter::stmt(pto_node parent, uint32_t field, size_t index) {
             if (k == PTO_NODE_FOR_STMT)
                 for (uint32_t f : {PTO_FIELD_LOOP_VAR, PTO_FIELD_START, PTO_FIELD_STOP, PTO_FIELD_STEP})
                     exprAt({s, f, 0, true});
-            size_t n = h_.count(s, PTO_FIELD_ITER_ARGS);
-            for (size_t i = 0; i < n; ++i) {
-                pto_node ia = h_.child(s, PTO_FIELD_ITER_ARGS, i);
-                exprAt({ia, PTO_FIELD_INIT_VALUE, 0, true});
-                namesInShape(ia);
+            // §12.4: an iter_args entry whose init the pass rewrites becomes a rebuilt copy, and the
+            // body's occurrences of the original map to it (pypto's var_remap_) until the body ends.
+            std::vector<pto_node> iterArgs = h_.children(s, PTO_FIELD_ITER_ARGS);
+            for (size_t i = 0; i < iterArgs.size(); ++i) {
+                namesOnly(h_.child(iterArgs[i], PTO_FIELD_INIT_VALUE));
+                namesInShape(iterArgs[i]);
+                if (!rewrite_) continue;
+                pto_node header = iterArgOccurrence(iterArgs[i]);
+                if (!pto_node_equal(header, iterArgs[i])) h_.replaceChild(s, PTO_FIELD_ITER_ARGS, i, header);
             }
             if (k == PTO_NODE_WHILE_STMT) exprAt({s, PTO_FIELD_CONDITION, 0, true});
             stmt(s, PTO_FIELD_BODY, 0);
+            if (rewrite_)
+                for (pto_node ia : iterArgs) remap_.erase(ia);
             return exprs(s, PTO_FIELD_RETURN_VARS);
         }
         case PTO_NODE_SPMD_SCOPE_STMT:
@@ -130,10 +139,21 @@ void FunctionRewriter::exprAt(const Slot& slot) {
     pto_node_kind k = h_.kind(e);
     switch (k) {
         case PTO_NODE_VAR: useName(e); return namesInShape(e);
-        case PTO_NODE_ITER_ARG:
-            if (!collect_) return;
-            namesOnly(h_.child(e, PTO_FIELD_INIT_VALUE));
-            return namesInShape(e);
+        case PTO_NODE_ITER_ARG: {
+            if (collect_) {
+                namesOnly(h_.child(e, PTO_FIELD_INIT_VALUE));
+                namesInShape(e);
+            }
+            if (!rewrite_) return;
+            pto_node becomes = iterArgOccurrence(e);
+            if (pto_node_equal(becomes, e)) return;
+            if (!slot.replaceable)
+                internalError("I6",
+                              "an IterArg whose init value this pass rewrites is used inside an attribute, where its "
+                              "copy cannot be placed",
+                              e);
+            return h_.replaceChild(slot.parent, slot.field, slot.index, becomes);
+        }
         case PTO_NODE_CALL:
         case PTO_NODE_SUBMIT: return callLike(e, k, slot);
         case PTO_NODE_MAKE_TUPLE: return exprs(e, PTO_FIELD_ELEMENTS);
@@ -193,29 +213,36 @@ void FunctionRewriter::useName(pto_node node) {
     if (collect_) names_.use(h_.name(node));
 }
 
+void FunctionRewriter::unresolvedQuery(pto_node arg, pto_node call) const {
+    std::string desc = describeValue(h_, arg);
+    userError("E3",
+              "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + std::string(functionName_) +
+                  "'. Outside host orchestration the query has no runtime representation, so the context must "
+                  "be reachable from a parameter of this function. Take " +
+                  desc + " as a parameter (or return it from a callee that does) instead of producing it locally.",
+              call);
+}
+
 void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
     if (h_.count(call, PTO_FIELD_ARGS) != 1)
         internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
     if (hostOrch_) return;
     pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
     MaybeCtx c = resolver_.lookupExisting(arg);
-    if (!c) {
-        std::string desc = describeValue(h_, arg);
-        userError("E3",
-                  "Cannot resolve pld.system.get_comm_ctx(" + desc + ") in '" + std::string(functionName_) +
-                      "'. Outside host orchestration the query has no runtime representation, so the context must "
-                      "be reachable from a parameter of this function. Take " +
-                      desc + " as a parameter (or return it from a callee that does) instead of producing it locally.",
-                  call);
-    }
+    if (!c) unresolvedQuery(arg, call);
     if (!slot.replaceable) internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
     replacements_.push_back({slot, *c});
     visited_.emplace(call, c);
 }
 
 void FunctionRewriter::plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee) {
+    appendContexts(call, op, callee, {});
+}
+
+std::vector<CtxId> FunctionRewriter::appendContexts(pto_node call, std::string_view op, const Plan& callee,
+                                                    const std::vector<CtxId>& prior) {
     size_t argCount = h_.count(call, PTO_FIELD_ARGS);
-    size_t first = ctxArgs_.size();
+    std::vector<CtxId> all = prior;
     for (const DistParam& dist : callee.distParams) {
         size_t p = dist.index;
         if (p >= argCount)
@@ -225,17 +252,119 @@ void FunctionRewriter::plannedCalleeHook(pto_node call, std::string_view op, con
                           call);
         MaybeCtx c = ctxForArg(h_.child(call, PTO_FIELD_ARGS, p), call);
         if (!c) internalError("I5", "expected DistributedTensor arg at callee param index " + std::to_string(p), call);
-        ctxArgs_.push_back(*c);
+        all.push_back(*c);
     }
-    size_t added = ctxArgs_.size() - first;
     int64_t directions = h_.attrListLength(call, "arg_directions");
     bool hasDirections = directions >= 0 || h_.hasAttr(call, "arg_directions");
     if (hasDirections && directions == 0)
         internalError("B3",
                       "arg_directions of the call to '" + std::string(op) + "' is empty, so it cannot describe the " +
-                          std::to_string(argCount + added) + " args after adding contexts",
+                          std::to_string(argCount + all.size()) + " args after adding contexts",
                       call);
-    callEdits_.push_back({call, first, added, hasDirections});
+    callEdits_.push_back({call, ctxArgs_.size(), all.size(), hasDirections});
+    ctxArgs_.insert(ctxArgs_.end(), all.begin(), all.end());
+    return all;
+}
+
+// --- IterArgs whose init value the pass rewrites (docs/pass.md §12.4) ---------------------------------
+
+pto_node FunctionRewriter::copyOf(pto_node node) {
+    pto_node copy{};
+    Host::check("clone_node", h_.api()->clone_node(h_.ctx(), node, &copy));
+    copies_.emplace(copy, true);
+    return copy;
+}
+
+pto_node FunctionRewriter::iterArgOccurrence(pto_node ia) {
+    if (auto it = remap_.find(ia); it != remap_.end()) {
+        pto_node mapped = it->second;
+        if (pto_node_equal(mapped, ia) || resolving_.count(ia)) return mapped;
+        resolving_.emplace(ia, true);
+        pto_node resolved = iterArgOccurrence(mapped);  // a copy is visited again: its init rewritten again
+        resolving_.erase(ia);
+        if (!pto_node_equal(resolved, mapped)) remap_[ia] = resolved;
+        return resolved;
+    }
+    Rebuilt init = rebuild(h_.child(ia, PTO_FIELD_INIT_VALUE), copies_.count(ia) > 0);
+    if (!init.changed) return ia;
+    pto_node fresh = copyOf(ia);
+    if (init.ctx)
+        replacements_.push_back({{fresh, PTO_FIELD_INIT_VALUE, 0, true}, *init.ctx});
+    else
+        h_.replaceChild(fresh, PTO_FIELD_INIT_VALUE, 0, init.node);
+    remap_[ia] = fresh;
+    return fresh;
+}
+
+FunctionRewriter::Rebuilt FunctionRewriter::rebuild(pto_node e, bool parentIsCopy) {
+    switch (pto_node_kind k = h_.kind(e)) {
+        case PTO_NODE_ITER_ARG: {
+            pto_node becomes = iterArgOccurrence(e);
+            return {becomes, std::nullopt, !pto_node_equal(becomes, e)};
+        }
+        case PTO_NODE_CALL:
+        case PTO_NODE_SUBMIT: return rebuildCall(e, k, parentIsCopy);
+        case PTO_NODE_TUPLE_GET_ITEM: return rebuildChildren(e, {PTO_FIELD_TUPLE}, false);
+        case PTO_NODE_MAKE_TUPLE: return rebuildChildren(e, {PTO_FIELD_ELEMENTS}, false);
+        case PTO_NODE_BINARY: return rebuildChildren(e, {PTO_FIELD_LEFT, PTO_FIELD_RIGHT}, false);
+        case PTO_NODE_UNARY: return rebuildChildren(e, {PTO_FIELD_OPERAND}, false);
+        default: return {e, std::nullopt, false};
+    }
+}
+
+FunctionRewriter::Rebuilt FunctionRewriter::rebuildChildren(pto_node e, std::initializer_list<uint32_t> fields,
+                                                            bool force) {
+    struct Edit {
+        uint32_t field;
+        size_t index;
+        Rebuilt to;
+    };
+    const bool isCopy = copies_.count(e) > 0;
+    std::vector<Edit> edits;
+    bool changed = force;
+    for (uint32_t f : fields) {
+        size_t n = h_.count(e, f);
+        for (size_t i = 0; i < n; ++i) {
+            Rebuilt r = rebuild(h_.child(e, f, i), isCopy);
+            changed = changed || r.changed;
+            if (r.changed || r.ctx) edits.push_back({f, i, r});
+        }
+    }
+    if (!changed) return {e, std::nullopt, false};
+    pto_node copy = copyOf(e);
+    for (const Edit& x : edits) {
+        if (x.to.ctx)
+            replacements_.push_back({{copy, x.field, x.index, true}, *x.to.ctx});
+        else
+            h_.replaceChild(copy, x.field, x.index, x.to.node);
+    }
+    return {copy, std::nullopt, true};
+}
+
+FunctionRewriter::Rebuilt FunctionRewriter::rebuildCall(pto_node call, pto_node_kind kind, bool parentIsCopy) {
+    auto [op, global] = h_.callOp(call);
+    const bool query = kind == PTO_NODE_CALL && op == kGetCommCtx;
+    const Plan* callee = !query && global ? plans_.find(op) : nullptr;
+    const std::initializer_list<uint32_t> callFields = {PTO_FIELD_ARGS, PTO_FIELD_DEPS, PTO_FIELD_CORE_NUM,
+                                                        PTO_FIELD_PREDICATE};
+    if (query && !hostOrch_) {
+        // Replaced by the context of its argument; in a copy it already was, and stays so.
+        if (h_.count(call, PTO_FIELD_ARGS) != 1)
+            internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
+        pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
+        if (!parentIsCopy) arg = rebuild(arg, false).node;
+        MaybeCtx c = resolver_.lookupExisting(arg);
+        if (!c) unresolvedQuery(arg, call);
+        return {call, c, !parentIsCopy};
+    }
+    if (!callee) return rebuildChildren(call, callFields, false);
+    // A planned call gains one more set of contexts at every rebuild.
+    Rebuilt copy = rebuildChildren(call, callFields, true);
+    auto prior = appended_.find(call);
+    std::vector<CtxId> all =
+        appendContexts(copy.node, op, *callee, prior == appended_.end() ? std::vector<CtxId>{} : prior->second);
+    appended_[copy.node] = std::move(all);
+    return copy;
 }
 
 MaybeCtx FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {

@@ -7,6 +7,7 @@
 // depend on names anywhere in the body. Until then a context is a CtxId.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -72,7 +73,27 @@ private:
     void useName(pto_node node);
     void queryHook(pto_node call, const Slot& slot);
     void plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee);
+    /// Records `prior` and then one context per dist param of `callee` to append to `call`; returns all.
+    std::vector<CtxId> appendContexts(pto_node call, std::string_view op, const Plan& callee,
+                                      const std::vector<CtxId>& prior);
     MaybeCtx ctxForArg(pto_node arg, pto_node call);
+    [[noreturn]] void unresolvedQuery(pto_node arg, pto_node call) const;
+
+    // pypto's copy-on-write for IterArgs whose init value the pass rewrites (docs/pass.md §12.4).
+    /// What an expression becomes: itself, a rebuilt copy, or (a replaced get_comm_ctx) a context.
+    struct Rebuilt {
+        pto_node node;
+        MaybeCtx ctx;
+        bool changed;
+    };
+    /// pypto's VisitExpr_(IterArg) with its var_remap_: the node an occurrence of `ia` becomes.
+    pto_node iterArgOccurrence(pto_node ia);
+    /// pypto's mutator over an init value, building copies instead of editing in place.
+    Rebuilt rebuild(pto_node e, bool parentIsCopy);
+    Rebuilt rebuildCall(pto_node call, pto_node_kind kind, bool parentIsCopy);
+    /// Rebuilds the children in `fields` of `e`; copies `e` if one changed (or `force`).
+    Rebuilt rebuildChildren(pto_node e, std::initializer_list<uint32_t> fields, bool force);
+    pto_node copyOf(pto_node node);
 
     /// Creates the contexts and makes the recorded edits.
     void apply();
@@ -95,6 +116,11 @@ private:
     bool prefixAllowed_ = false;
     UniqueNamer names_;
     NodeMap<MaybeCtx> visited_;  ///< edited calls and their replacement (shared subtrees are edited once)
+
+    NodeMap<pto_node> remap_;               ///< pypto's var_remap_, for IterArgs
+    NodeMap<bool> resolving_;               ///< its cycle guard
+    NodeMap<bool> copies_;                  ///< nodes rebuild made (their queries are already contexts)
+    NodeMap<std::vector<CtxId>> appended_;  ///< per copied planned call: every context it gets
 
     std::vector<Synthesis> syntheses_;
     std::vector<Prefix> prefixes_;
