@@ -169,14 +169,20 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
     bool query = kind == PTO_NODE_CALL && op == kGetCommCtx;  // §5.3 A: by name, checked first
     const Plan* callee = !query && global ? plans_.find(op) : nullptr;
     if (rewrite_ && ((query && !hostOrch_) || callee)) {
-        // A call met again (a shared subtree) keeps the edit of its first visit.
+        // A call met again (the IR is a DAG): pypto's mutator rebuilds every occurrence into its own node
+        // (§12.4), so this one gets a rebuilt copy, and the first keeps the in-place edit.
         if (auto seen = visited_.find(call); seen != visited_.end()) {
             namesOnly(call);
-            if (seen->second) {
-                if (!slot.replaceable)
+            if (!slot.replaceable) {
+                if (seen->second)
                     internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
-                replacements_.push_back({slot, *seen->second});
+                return;
             }
+            Rebuilt r = rebuild(call, false);
+            if (r.ctx)
+                replacements_.push_back({slot, *r.ctx});
+            else
+                h_.replaceChild(slot.parent, slot.field, slot.index, r.node);
             return;
         }
     }

@@ -3,58 +3,14 @@
 // or the exact diagnostic.
 #include <gtest/gtest.h>
 
-#include "abi_host/run_context.h"
-#include "ir/printer.h"
-#include "plugins/loader.h"
-#include "support/ir_builder.h"
+#include "rules_fixture.h"
 
 namespace ptoplug {
 namespace {
 
 using ir::Node;
 using ir::Value;
-
-class Rules : public ::testing::Test {
-protected:
-    Rules() : b(doc) {}
-
-    static const host::LoadedPlugin& plugin() {
-        static auto loaded = host::loadPlugin(PTOPLUG_MDTC_PLUGIN);
-        if (!loaded) std::abort();
-        return **loaded;
-    }
-
-    host::RunOutcome run() { return host::runThroughAbi(doc, plugin().pass("MaterializeDistTensorCtx")->run); }
-    host::RunOutcome verify() { return host::runThroughAbi(doc, plugin().verifier("DistTensorCtxMaterialized")->run); }
-
-    // Runs the pass, expects success, returns the printed functions (without the program header).
-    std::string transformed() {
-        host::RunOutcome o = run();
-        EXPECT_FALSE(o.failed()) << (o.diagnostics.empty() ? "" : o.diagnostics[0].message);
-        std::string text = ir::printProgram(doc);
-        return text.substr(text.find("class T:\n") + 9);
-    }
-
-    // Runs the pass, expects exactly one error diagnostic, returns "rule|line|message".
-    std::string failure() {
-        host::RunOutcome o = run();
-        EXPECT_TRUE(o.failed());
-        if (o.diagnostics.size() != 1) return "expected one diagnostic, got " + std::to_string(o.diagnostics.size());
-        const host::Diagnostic& d = o.diagnostics[0];
-        return d.rule + "|" + std::to_string(d.line) + "|" + d.message;
-    }
-
-    static std::string ruleOf(const std::string& failure) { return failure.substr(0, failure.find('|')); }
-
-    static std::string lineOf(const Node* n) { return std::to_string(n->field(ir::K::span)->sp->beginLine); }
-
-    Value dist() { return b.tensor({4}); }
-    Value none() { return b.tuple({}); }
-    Value ctxType() { return b.singleton("CommCtxType"); }
-
-    ir::Document doc;
-    test::IrBuilder b;
-};
+using test::Rules;
 
 // §3.1, §3.4: any function kind with a dist param is planned; others are untouched.
 TEST_F(Rules, PlansEveryFunctionWithADistParamAndOnlyThose) {

@@ -198,6 +198,15 @@ Node* IrBuilder::forLoop(Node* loopVar, int64_t stop, std::vector<Node*> iterArg
     return s;
 }
 
+Node* IrBuilder::whileLoop(Node* cond, std::vector<Node*> iterArgs, Node* body, std::vector<Node*> returnVars) {
+    Node* s = stmt(K::WhileStmt);
+    doc_.set(s->fields, K::body, Value::node(body));
+    doc_.set(s->fields, K::condition, Value::node(cond));
+    doc_.set(s->fields, K::iter_args, list(iterArgs));
+    doc_.set(s->fields, K::return_vars, list(returnVars));
+    return s;
+}
+
 Node* IrBuilder::ifStmt(Node* cond, Node* thenBody, Node* elseBody, std::vector<Node*> returnVars) {
     Node* s = stmt(K::IfStmt);
     doc_.set(s->fields, K::condition, Value::node(cond));

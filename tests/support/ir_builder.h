@@ -38,6 +38,8 @@ public:
     ir::Node* seq(std::vector<ir::Node*> stmts);
     ir::Node* forLoop(ir::Node* loopVar, int64_t stop, std::vector<ir::Node*> iterArgs, ir::Node* body,
                       std::vector<ir::Node*> returnVars);
+    ir::Node* whileLoop(ir::Node* cond, std::vector<ir::Node*> iterArgs, ir::Node* body,
+                        std::vector<ir::Node*> returnVars);
     ir::Node* ifStmt(ir::Node* cond, ir::Node* thenBody, ir::Node* elseBody, std::vector<ir::Node*> returnVars);
 
     // Functions: func_type codes 1 Orchestration (CHIP), 2 InCore (CHIP_DIE), 0 Opaque; `host` makes
