@@ -377,6 +377,17 @@ typedef struct pto_host_api {
     pto_status (*function_calls)(pto_run_context* ctx, pto_node function, pto_node* out, size_t capacity,
                                  size_t* count);
 
+    /** [mutates] Sets several fields of `node` at once, checked together as node_set_field checks one:
+     *  for changes that are only valid together (a Function's params with its param_directions, a
+     *  Call's args with its attrs). All or nothing. */
+    pto_status (*node_set_fields)(pto_run_context* ctx, pto_node node, const pto_field_value* fields, size_t count);
+    /** [mutates] Adds a Function (made with create_node) to the program, in name order.
+     *  INVALID_ARGUMENT if its name is empty or taken, or it is already in the program. */
+    pto_status (*program_add_function)(pto_run_context* ctx, pto_node function);
+    /** [mutates] Removes a Function from the program. INVALID_ARGUMENT while any Call or Submit still
+     *  names it (remove or re-point those first: function_calls lists them). */
+    pto_status (*program_remove_function)(pto_run_context* ctx, pto_node function);
+
     /* ---- Copies ----------------------------------------------------------------------------- */
 
     /** A new node of `node`'s type with a copy of its fields (lists and maps copied, the nodes in them
@@ -474,9 +485,12 @@ PTO_HOST_SLOT(function_rename, 67);
 PTO_HOST_SLOT(create_call, 68);
 PTO_HOST_SLOT(call_set_op, 69);
 PTO_HOST_SLOT(function_calls, 70);
-PTO_HOST_SLOT(clone_node, 71);
-PTO_HOST_SLOT(pass_option, 72);
-PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 73 * sizeof(void*), host_api_size_1_1);
+PTO_HOST_SLOT(node_set_fields, 71);
+PTO_HOST_SLOT(program_add_function, 72);
+PTO_HOST_SLOT(program_remove_function, 73);
+PTO_HOST_SLOT(clone_node, 74);
+PTO_HOST_SLOT(pass_option, 75);
+PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 76 * sizeof(void*), host_api_size_1_1);
 
 #ifdef __cplusplus
 }

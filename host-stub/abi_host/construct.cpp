@@ -54,36 +54,70 @@ pto_status createNode(pto_run_context* ctx, pto_string typeName, const pto_field
     return PTO_OK;
 }
 
+namespace {
+
+// Sets `keys[i]` to `values[i]` on `n`, all checked together; on a failure restores every field.
+pto_status setFields(pto_run_context* ctx, Node* n, const std::vector<uint32_t>& keys,
+                     const std::vector<Value*>& values) {
+    PTO_REQUIRE_WHY(ir::schemaFor(n->type) && n->type != K::Program, PTO_ERR_WRONG_KIND,
+                    "fields of a " + std::string(typeName(ctx, n)) + " cannot be set");
+    for (size_t i = 0; i < keys.size(); ++i) {
+        PTO_REQUIRE_WHY(!(n->type == K::Function && keys[i] == K::name), PTO_ERR_INVALID_ARGUMENT,
+                        "a function's name is changed with function_rename, which keeps the program and its calls "
+                        "consistent");
+        for (size_t j = 0; j < i; ++j)
+            PTO_REQUIRE_WHY(keys[j] != keys[i], PTO_ERR_INVALID_ARGUMENT,
+                            "field '" + std::string(ctx->doc.keys().name(keys[i])) + "' is given twice");
+        std::vector<Node*> inside;
+        nodesIn(*values[i], inside);
+        for (Node* child : inside)
+            PTO_REQUIRE_WHY(!reaches(ctx, child, n), PTO_ERR_INVALID_ARGUMENT,
+                            "the value holds a " + std::string(typeName(ctx, child)) + " that contains this " +
+                                std::string(typeName(ctx, n)) + " (a cycle)");
+    }
+    ir::Document& doc = ctx->doc;
+    std::vector<std::pair<bool, Value>> saved;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const Value* old = n->field(keys[i]);
+        saved.emplace_back(old != nullptr, old ? *old : Value::null());
+        doc.set(n->fields, keys[i], ir::copyValue(doc, *values[i]));
+    }
+    if (Status s = ir::checkNodeShape(doc, n)) {
+        for (size_t i = keys.size(); i-- > 0;) {
+            if (saved[i].first)
+                doc.set(n->fields, keys[i], saved[i].second);
+            else
+                ir::eraseKey(doc, n->fields, keys[i]);
+        }
+        return shapeFailure(ctx, s);
+    }
+    return PTO_OK;
+}
+
+}  // namespace
+
 pto_status nodeSetField(pto_run_context* ctx, pto_node node, uint32_t field, pto_value value) {
     Node* n = toNode(ctx, node);
     Value* v = toValue(ctx, value);
     PTO_REQUIRE_WHY(n && v, PTO_ERR_INVALID_HANDLE, "the node or value handle is null, foreign or stale");
     const uint32_t key = keyOf(field);
     PTO_REQUIRE_WHY(key != UINT32_MAX, PTO_ERR_NOT_FOUND, "no such field id (use field_from_name)");
-    PTO_REQUIRE_WHY(ir::schemaFor(n->type) && n->type != K::Program, PTO_ERR_WRONG_KIND,
-                    "fields of a " + std::string(typeName(ctx, n)) + " cannot be set");
-    PTO_REQUIRE_WHY(!(n->type == K::Function && key == K::name), PTO_ERR_INVALID_ARGUMENT,
-                    "a function's name is changed with function_rename, which keeps the program and its calls "
-                    "consistent");
-    std::vector<Node*> inside;
-    nodesIn(*v, inside);
-    for (Node* child : inside)
-        PTO_REQUIRE_WHY(!reaches(ctx, child, n), PTO_ERR_INVALID_ARGUMENT,
-                        "the value holds a " + std::string(typeName(ctx, child)) + " that contains this " +
-                            std::string(typeName(ctx, n)) + " (a cycle)");
-    ir::Document& doc = ctx->doc;
-    Value* old = n->field(key);
-    const Value saved = old ? *old : Value::null();
-    const bool existed = old != nullptr;
-    doc.set(n->fields, key, ir::copyValue(doc, *v));
-    if (Status s = ir::checkNodeShape(doc, n)) {
-        if (existed)
-            doc.set(n->fields, key, saved);
-        else
-            ir::eraseKey(doc, n->fields, key);
-        return shapeFailure(ctx, s);
+    return setFields(ctx, n, {key}, {v});
+}
+
+pto_status nodeSetFields(pto_run_context* ctx, pto_node node, const pto_field_value* fields, size_t count) {
+    Node* n = toNode(ctx, node);
+    PTO_REQUIRE_WHY(n && (fields || !count), PTO_ERR_INVALID_HANDLE, "null node, or NULL fields with a count");
+    std::vector<uint32_t> keys;
+    std::vector<Value*> values;
+    for (size_t i = 0; i < count; ++i) {
+        Value* v = toValue(ctx, fields[i].value);
+        if (!v || (!fields[i].name.data && fields[i].name.size))
+            return fail(ctx, PTO_ERR_INVALID_HANDLE, "field " + std::to_string(i) + " has no live value or name");
+        keys.push_back(ctx->doc.keys().intern(view(fields[i].name)));
+        values.push_back(v);
     }
-    return PTO_OK;
+    return setFields(ctx, n, keys, values);
 }
 
 pto_status cloneNode(pto_run_context* ctx, pto_node node, pto_node* out) {

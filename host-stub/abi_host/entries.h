@@ -25,6 +25,7 @@ pto_status typeDim(pto_run_context* ctx, pto_value type, size_t index, pto_node*
 pto_status createNode(pto_run_context* ctx, pto_string typeName, const pto_field_value* fields, size_t count,
                       pto_node* out);
 pto_status nodeSetField(pto_run_context* ctx, pto_node node, uint32_t field, pto_value value);
+pto_status nodeSetFields(pto_run_context* ctx, pto_node node, const pto_field_value* fields, size_t count);
 pto_status cloneNode(pto_run_context* ctx, pto_node node, pto_node* out);
 
 // statements.cpp: deferred statement edits, and replacing a variable's uses
@@ -53,6 +54,8 @@ pto_status createCall(pto_run_context* ctx, pto_node_kind kind, pto_node callee,
                       pto_value type, pto_node spanSource, pto_node* out);
 pto_status callSetOp(pto_run_context* ctx, pto_node call, pto_string name, int isGlobalVar);
 pto_status functionCalls(pto_run_context* ctx, pto_node function, pto_node* out, size_t capacity, size_t* count);
+pto_status programAddFunction(pto_run_context* ctx, pto_node function);
+pto_status programRemoveFunction(pto_run_context* ctx, pto_node function);
 
 // options.cpp: the running pass's options
 pto_status passOption(pto_run_context* ctx, pto_string name, pto_value* out);

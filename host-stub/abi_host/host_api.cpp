@@ -751,6 +751,9 @@ const pto_host_api kApi = {
     .create_call = Entry<table::createCall, "create_call">::call,
     .call_set_op = Entry<table::callSetOp, "call_set_op", W>::call,
     .function_calls = Entry<table::functionCalls, "function_calls">::call,
+    .node_set_fields = Entry<table::nodeSetFields, "node_set_fields", W>::call,
+    .program_add_function = Entry<table::programAddFunction, "program_add_function", W>::call,
+    .program_remove_function = Entry<table::programRemoveFunction, "program_remove_function", W>::call,
     .clone_node = Entry<table::cloneNode, "clone_node">::call,
     .pass_option = Entry<table::passOption, "pass_option">::call,
 };

@@ -174,4 +174,46 @@ pto_status functionCalls(pto_run_context* ctx, pto_node function, pto_node* out,
     return PTO_OK;
 }
 
+pto_status programAddFunction(pto_run_context* ctx, pto_node function) {
+    Node* fn = toNode(ctx, function);
+    PTO_REQUIRE_WHY(fn, PTO_ERR_INVALID_HANDLE, "the function handle is null, foreign or stale");
+    PTO_REQUIRE_WHY(fn->type == K::Function, PTO_ERR_WRONG_KIND,
+                    "a " + std::string(typeName(ctx, fn)) + " is not a Function");
+    Value* fns = functionsOf(ctx);
+    PTO_REQUIRE_WHY(fns, PTO_ERR_WRONG_KIND, "the document is not a Program");
+    PTO_REQUIRE_WHY(indexInProgram(ctx, fn) == SIZE_MAX, PTO_ERR_INVALID_ARGUMENT,
+                    "the function is already in the program");
+    const std::string_view name = functionName(fn);
+    PTO_REQUIRE_WHY(!name.empty(), PTO_ERR_INVALID_ARGUMENT, "the function has no name");
+    for (size_t i = 0; i < fns->a->size; ++i)
+        PTO_REQUIRE_WHY(functionName(functionAt(fns, i)) != name, PTO_ERR_INVALID_ARGUMENT,
+                        "the program already has a function '" + std::string(name) + "'");
+    size_t at = 0;  // pypto stores functions in name order
+    while (at < fns->a->size && functionName(functionAt(fns, at)) < name) ++at;
+    ir::Document& doc = ctx->doc;
+    ir::Map* entry = doc.newMap(2);
+    doc.set(*entry, K::key, globalVarOp(doc, name));
+    doc.set(*entry, K::value, Value::node(fn));
+    const Value item = Value::map(entry);
+    doc.insert(*fns->a, static_cast<uint32_t>(at), &item, 1);
+    return PTO_OK;
+}
+
+pto_status programRemoveFunction(pto_run_context* ctx, pto_node function) {
+    Node* fn = toNode(ctx, function);
+    PTO_REQUIRE_WHY(fn, PTO_ERR_INVALID_HANDLE, "the function handle is null, foreign or stale");
+    PTO_REQUIRE_WHY(fn->type == K::Function, PTO_ERR_WRONG_KIND,
+                    "a " + std::string(typeName(ctx, fn)) + " is not a Function");
+    const size_t at = indexInProgram(ctx, fn);
+    PTO_REQUIRE_WHY(at != SIZE_MAX, PTO_ERR_INVALID_ARGUMENT, "the function is not in the program");
+    size_t calls = 0;
+    if (pto_status s = functionCalls(ctx, function, nullptr, 0, &calls); s != PTO_OK) return s;
+    PTO_REQUIRE_WHY(calls == 0, PTO_ERR_INVALID_ARGUMENT,
+                    std::to_string(calls) + " call(s) still name '" + std::string(functionName(fn)) +
+                        "'; remove or re-point them first (function_calls lists them)");
+    size_t index = 0;
+    ir::eraseIf(ctx->doc, *functionsOf(ctx)->a, [&](const Value&) { return index++ == at; });
+    return PTO_OK;
+}
+
 }  // namespace ptoplug::host::table

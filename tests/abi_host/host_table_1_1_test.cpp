@@ -182,6 +182,9 @@ TEST_F(HostTable11, EveryNewFunctionRefusesANullRunContext) {
         EXPECT_EQ(h->function_calls(nullptr, node, nullptr, 0, &n), PTO_ERR_INVALID_HANDLE);
         EXPECT_EQ(h->pass_option(nullptr, S("x"), &v), PTO_ERR_INVALID_HANDLE);
         EXPECT_EQ(h->clone_node(nullptr, node, &node), PTO_ERR_INVALID_HANDLE);
+        EXPECT_EQ(h->node_set_fields(nullptr, node, nullptr, 0), PTO_ERR_INVALID_HANDLE);
+        EXPECT_EQ(h->program_add_function(nullptr, node), PTO_ERR_INVALID_HANDLE);
+        EXPECT_EQ(h->program_remove_function(nullptr, node), PTO_ERR_INVALID_HANDLE);
         return PTO_OK;
     });
     EXPECT_EQ(printed(), original);
@@ -598,6 +601,68 @@ TEST_F(HostTable11, FunctionsAreRenamedCalledAndListedByName) {
     const std::string p = printed();
     EXPECT_NE(p.find("def z_chip("), std::string::npos) << p;
     EXPECT_NE(p.find("self.host_orch(data, signal"), std::string::npos) << p;
+}
+
+TEST_F(HostTable11, SetFieldsChangesFieldsThatAreOnlyValidTogether) {
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_node chip = t.function("chip_orch");
+        pto_node data = t.child(chip, PTO_FIELD_PARAMS, 0);
+        pto_value one{}, params{}, dirs{};
+        EXPECT_EQ(h->value_make_node(ctx, data, &one), PTO_OK);
+        EXPECT_EQ(h->value_make_array(ctx, &one, 1, &params), PTO_OK);
+        // params alone would disagree with the two param_directions: refused, and nothing changed.
+        EXPECT_ERR(h->node_set_field(ctx, chip, PTO_FIELD_PARAMS, params), PTO_ERR_INVALID_ARGUMENT,
+                   "param_directions has 2 entries for 1 params");
+        const pto_value in[] = {t.make(0)};
+        EXPECT_EQ(h->value_make_array(ctx, in, 1, &dirs), PTO_OK);
+        pto_field_value both[] = {{S("params"), params}, {S("param_directions"), dirs}};
+        EXPECT_EQ(h->node_set_fields(ctx, chip, both, 2), PTO_OK);
+        pto_function_info info{sizeof info, 0, 0, 0, 0};
+        EXPECT_EQ(h->function_info(ctx, chip, &info), PTO_OK);
+        EXPECT_EQ(info.param_count, 1u);
+        pto_field_value twice[] = {{S("params"), params}, {S("params"), params}};
+        EXPECT_ERR(h->node_set_fields(ctx, chip, twice, 2), PTO_ERR_INVALID_ARGUMENT, "given twice");
+        pto_value bad{};
+        EXPECT_EQ(h->value_make_string(ctx, S("x"), &bad), PTO_OK);
+        pto_field_value partlyBad[] = {{S("param_directions"), dirs}, {S("return_types"), bad}};
+        EXPECT_ERR(h->node_set_fields(ctx, chip, partlyBad, 2), PTO_ERR_INVALID_ARGUMENT, "Function.return_types");
+        return PTO_OK;
+    });
+    EXPECT_NE(printed().find("def chip_orch(self, data: pld.DistributedTensor[[256], pl.FP32]):"), std::string::npos)
+        << printed();
+}
+
+TEST_F(HostTable11, FunctionsAreAddedInNameOrderAndRemovedOnlyWhenUncalled) {
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_node chip = t.function("chip_orch");
+        pto_node made{}, f{};
+        EXPECT_EQ(h->clone_node(ctx, chip, &made), PTO_ERR_INVALID_ARGUMENT);  // functions are not cloned
+        pto_value name{}, params{}, types{}, body{};
+        EXPECT_EQ(h->value_make_string(ctx, S("helper"), &name), PTO_OK);
+        EXPECT_EQ(h->value_make_array(ctx, nullptr, 0, &params), PTO_OK);
+        EXPECT_EQ(h->value_make_array(ctx, nullptr, 0, &types), PTO_OK);
+        pto_node ret{};
+        pto_field_value retFields[] = {{S("value"), params}};
+        EXPECT_EQ(h->create_node(ctx, S("ReturnStmt"), retFields, 1, &ret), PTO_OK);
+        EXPECT_EQ(h->value_make_node(ctx, ret, &body), PTO_OK);
+        pto_field_value fields[] = {
+            {S("name"), name}, {S("params"), params}, {S("return_types"), types}, {S("body"), body}};
+        EXPECT_EQ(h->create_node(ctx, S("Function"), fields, 4, &made), PTO_OK);
+        EXPECT_EQ(h->program_add_function(ctx, made), PTO_OK);
+        EXPECT_EQ(h->program_function_at(ctx, 1, &f), PTO_OK);  // chip_orch, helper, host_orch
+        EXPECT_TRUE(pto_node_equal(f, made));
+        EXPECT_ERR(h->program_add_function(ctx, made), PTO_ERR_INVALID_ARGUMENT, "already in the program");
+        EXPECT_ERR(h->program_add_function(ctx, ret), PTO_ERR_WRONG_KIND, "not a Function");
+        EXPECT_ERR(h->program_remove_function(ctx, chip), PTO_ERR_INVALID_ARGUMENT, "1 call(s) still name 'chip_orch'");
+        EXPECT_EQ(h->program_remove_function(ctx, made), PTO_OK);
+        EXPECT_ERR(h->program_remove_function(ctx, made), PTO_ERR_INVALID_ARGUMENT, "not in the program");
+        EXPECT_EQ(h->program_add_function(ctx, made), PTO_OK);
+        return PTO_OK;
+    });
+    EXPECT_NE(printed().find("    @pl.function()\n    def helper(self):\n        return\n"), std::string::npos)
+        << printed();
 }
 
 TEST_F(HostTable11, PassOptionsAreTypedAndVerifiersReadOnly) {
