@@ -156,7 +156,8 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
 
 // --- PassManager ---------------------------------------------------------------------------------
 
-PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins) {
+PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins,
+                         const std::vector<std::string>& passOptions) {
     std::vector<std::string> all =
         defaultPlugins ? host::manifestsInFolder(defaultPluginDir()) : std::vector<std::string>{};
     all.insert(all.end(), manifests.begin(), manifests.end());
@@ -168,6 +169,8 @@ PassManager::PassManager(const std::vector<std::string>& manifests, bool default
     }
     auto pipeline = host::buildPipeline(std::move(plugins));
     if (!pipeline) raise(pipeline.error());
+    for (const std::string& setting : passOptions)
+        if (Status err = host::setPassOption(**pipeline, setting)) raise(*err);
     auto impl = std::make_shared<Impl>();
     impl->pipeline = std::move(*pipeline);
     impl_ = std::move(impl);

@@ -69,4 +69,21 @@ TEST(CppApi, PassManagerRunsTheDefaultPipelineWithThePlugins) {
     EXPECT_THROW(ptoplug::passes::MaterializeDistTensorCtx("/nonexistent"), ptoplug::FileError);
 }
 
+TEST(CppApi, PassManagerSetsPassOptions) {
+    const std::string rename = PTOPLUG_EXAMPLE_PLUGIN_DIR "/rename_functions.json";
+    const ptoplug::PassManager manager({rename}, true,
+                                       {"RenameFunctions.pattern=chip_(.*)", "RenameFunctions.replacement=device_$1"});
+    const std::string input = ptoplug::test::dataDir() + "/examples/input.json";
+    ptoplug::Program program = manager.run(ptoplug::Program::read(input));
+    EXPECT_TRUE(program.to_bytes(ptoplug::Format::Json) ==
+                ptoplug::test::readBytes(ptoplug::test::dataDir() + "/examples/expected_rename_functions.json"));
+    try {
+        ptoplug::PassManager({rename}, true, {"RenameFunctions.patern=x"});
+        ADD_FAILURE() << "an unknown option was accepted";
+    } catch (const ptoplug::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("pass RenameFunctions has no option 'patern'"), std::string::npos)
+            << e.what();
+    }
+}
+
 }  // namespace

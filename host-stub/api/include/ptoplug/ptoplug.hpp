@@ -119,8 +119,11 @@ PTOPLUG_API Pass MaterializeDistTensorCtx(const std::string& pluginDir);
 /// only plugin stages; the others are skipped, as in pto-host).
 class PTOPLUG_API PassManager {
 public:
-    /// `manifests` are added to the installed plugins unless `defaultPlugins` is false.
-    explicit PassManager(const std::vector<std::string>& manifests = {}, bool defaultPlugins = true);
+    /// `manifests` are added to the installed plugins unless `defaultPlugins` is false. `passOptions`
+    /// set options plugin passes declare, as "PASS.KEY=VALUE" (pto-host's --pass-option); an unknown or
+    /// ill-typed one throws FileError.
+    explicit PassManager(const std::vector<std::string>& manifests = {}, bool defaultPlugins = true,
+                         const std::vector<std::string>& passOptions = {});
     Program run(Program program) const;
     /// The resolved pipeline, one stage a line (as `pto-host pipeline` prints it).
     std::string describe() const;
