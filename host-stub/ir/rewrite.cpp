@@ -194,7 +194,9 @@ Status PendingStmtEdits::remove(const Slot& slot) {
 }
 
 void PendingStmtEdits::apply(Document& doc) {
-    for (auto& [where, edits] : bySequence_) {
+    for (auto& entry : bySequence_) {  // not a structured binding: clang 14 cannot capture one in a lambda
+        const std::pair<Node*, uint32_t>& where = entry.first;
+        std::vector<Edit>& edits = entry.second;
         std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.index < b.index; });
         Value* field = where.first->field(where.second);
         const bool lone = field->kind != Kind::Array;
