@@ -1,10 +1,14 @@
-// pto-bench-io: read + write cost of the IR core against nlohmann::json parse + dump, in one run.
+// pto-bench-io: the cost of reading, running and writing a program, against nlohmann::json parse +
+// dump of the same program, in one run; and how it scales with program size.
 //
 // Each contender runs in its own forked child, so that its peak RSS (wait4's ru_maxrss) is its own;
 // time is the median wall time of --repeat runs. Ratios are against the nlohmann baseline measured
-// in the same run on the same machine.
+// in the same run on the same machine. "pto-host run" is what `pto-host run IN -o OUT` does in its
+// worker: read, MaterializeDistTensorCtx, the structural check and verifiers, an atomic write.
 //
 //   pto-bench-io FILE.json FILE.msgpack [--repeat 3] [--no-baseline]
+//   pto-bench-io --scaling [--sizes 1000,10000,50000,100000]
+#include <fcntl.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -17,9 +21,14 @@
 #include <sstream>
 #include <vector>
 
+#include <filesystem>
+
+#include "driver/process_file.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
+#include "pipeline/pipeline.h"
+#include "program_generator.h"
 
 namespace {
 
@@ -82,12 +91,74 @@ bool ours(const std::string& path, ptoplug::ir::Format outFormat) {
     return ok;
 }
 
+// The bundled plugin's pipeline, loaded once in the parent (children inherit it).
+const ptoplug::host::Pipeline& pipeline() {
+    static std::unique_ptr<ptoplug::host::Pipeline> loaded = [] {
+        std::vector<ptoplug::host::Plugin> plugins;
+        auto plugin = ptoplug::host::loadFromManifest(PTOPLUG_PLUGIN_DIR "/materialize-dist-tensor-ctx.json");
+        if (!plugin) {
+            std::cerr << plugin.error().format() << "\n";
+            std::exit(1);
+        }
+        plugins.push_back(std::move(*plugin));
+        auto built = ptoplug::host::buildPipeline(std::move(plugins));
+        if (!built) std::exit(1);
+        return std::move(*built);
+    }();
+    return *loaded;
+}
+
+bool hostRun(const std::string& path, const std::string& out) {
+    ptoplug::host::FileReport r = ptoplug::host::processFile(pipeline(), path, out, ptoplug::host::FileOptions{});
+    if (r.exitCode != 0) std::cerr << r.messages;
+    return r.exitCode == 0;
+}
+
 long fileKiB(const std::string& path) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     return static_cast<long>(in.tellg() / 1024);
 }
 
 }  // namespace
+
+// --scaling: `pto-host run` on generated MessagePack programs of each size. Linear growth is 10x time
+// and memory per 10x functions; the report normalizes each step to that.
+int scalingReport(const std::vector<int>& sizes, int repeat) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pto-bench-io-scaling";
+    std::filesystem::create_directories(dir);
+    std::printf("%10s %10s %10s %10s %14s %14s\n", "functions", "input MiB", "time s", "peak MiB", "time per 10x",
+                "memory per 10x");
+    double prevTime = 0, prevPeak = 0;
+    int prevSize = 0;
+    bool ok = true;
+    for (int n : sizes) {
+        const std::string in = (dir / ("p" + std::to_string(n) + ".msgpack")).string();
+        {
+            ptoplug::ir::Document doc;
+            ptoplug::tools::generateProgram(doc, n, false);
+            ptoplug::ir::FdSink sink(::open(in.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+            if (ptoplug::ir::writeDocument(doc, ptoplug::ir::WriteOptions{ptoplug::ir::Format::MsgPack, false}, sink))
+                return 1;
+        }
+        const std::string out = (dir / "out.msgpack").string();
+        Sample s = median([&] { return hostRun(in, out); }, repeat);
+        ok = ok && s.ok;
+        const double peak = s.peakKiB / 1024.0;
+        char t[32] = "-", m[32] = "-";
+        if (prevSize) {
+            const double scale = 10.0 * prevSize / n;  // per 10x functions
+            std::snprintf(t, sizeof t, "%.2fx", s.seconds / prevTime * scale);
+            std::snprintf(m, sizeof m, "%.2fx", peak / prevPeak * scale);
+        }
+        std::printf("%10d %10.1f %10.3f %10.1f %14s %14s%s\n", n, fileKiB(in) / 1024.0, s.seconds, peak, t, m,
+                    s.ok ? "" : "  FAILED");
+        prevTime = s.seconds, prevPeak = peak, prevSize = n;
+        std::filesystem::remove(in);
+        std::filesystem::remove(out);
+    }
+    std::filesystem::remove_all(dir);
+    return ok ? 0 : 1;
+}
 
 int main(int argc, char** argv) {
     CLI::App app{"pto-bench-io: IR read + write against nlohmann::json parse + dump"};
@@ -98,7 +169,20 @@ int main(int argc, char** argv) {
     app.add_option("msgpack", msgpack, "the same program as MessagePack")->required()->check(CLI::ExistingFile);
     app.add_option("--repeat", repeat, "runs per contender (median time, max peak RSS)")->check(CLI::Range(1, 100));
     app.add_flag("--no-baseline", noBaseline, "skip nlohmann (for inputs too large for its DOM)");
+    bool scaling = false;
+    std::vector<int> sizes = {1000, 10000, 50000, 100000};
+    app.add_flag("--scaling", scaling, "generate programs of --sizes functions and report how time and memory grow");
+    app.add_option("--sizes", sizes, "program sizes for --scaling (functions)")->delimiter(',');
+    app.get_option("json")->required(false);
+    app.get_option("msgpack")->required(false);
     CLI11_PARSE(app, argc, argv);
+    pipeline();
+    if (scaling) return scalingReport(sizes, repeat);
+    if (json.empty() || msgpack.empty()) {
+        std::cerr << "pto-bench-io: give FILE.json FILE.msgpack, or --scaling\n";
+        return 2;
+    }
+    const std::string out = (std::filesystem::temp_directory_path() / "pto-bench-io-out").string();
 
     using ptoplug::ir::Format;
     struct Row {
@@ -116,6 +200,11 @@ int main(int argc, char** argv) {
                     median([&] { return ours(msgpack, Format::MsgPack); }, repeat)});
     rows.push_back(
         {"ptoplug json -> msgpack", fileKiB(json), median([&] { return ours(json, Format::MsgPack); }, repeat)});
+    rows.push_back({"pto-host run json", fileKiB(json), median([&] { return hostRun(json, out + ".json"); }, repeat)});
+    rows.push_back(
+        {"pto-host run msgpack", fileKiB(msgpack), median([&] { return hostRun(msgpack, out + ".msgpack"); }, repeat)});
+    std::filesystem::remove(out + ".json");
+    std::filesystem::remove(out + ".msgpack");
 
     std::printf("%-30s %10s %10s %10s %12s %12s\n", "contender", "input MiB", "time s", "peak MiB", "RSS/input",
                 "time/base");

@@ -18,7 +18,8 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     if (from == target) return true;
     ctx->seen.resize(ctx->doc.nodes().size(), 0);
     const uint32_t stamp = ++ctx->seenStamp;
-    std::vector<const Value*> work;
+    std::vector<const Value*>& work = ctx->reachWork;  // reused: one check per rewrite, no allocation each
+    work.clear();
     auto pushEdges = [&](const Node* n) {
         for (const ir::Member& m : n->fields) work.push_back(&m.value);
     };

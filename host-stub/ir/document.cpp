@@ -23,6 +23,19 @@ const uint16_t* KeyTable::knownRank() {
     return ranks.data();
 }
 
+size_t KeyTable::KeyHash::operator()(std::string_view s) const noexcept {
+    const size_t n = s.size();
+    uint64_t head = 0, tail = 0;
+    if (n >= 8) {
+        std::memcpy(&head, s.data(), 8);
+        std::memcpy(&tail, s.data() + n - 8, 8);
+    } else {
+        for (size_t i = 0; i < n; ++i) head = head << 8 | static_cast<unsigned char>(s[i]);
+    }
+    uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ n) * 0xFF51AFD7ED558CCDULL;
+    return static_cast<size_t>(h ^ (h >> 32));
+}
+
 uint32_t KeyTable::intern(std::string_view name) {
     auto it = ids_.find(name);
     if (it != ids_.end()) return it->second;

@@ -216,7 +216,12 @@ private:
     static const uint16_t* knownRank();
     Arena& arena_;
     std::vector<std::string_view> names_;
-    std::unordered_map<std::string_view, uint32_t> ids_;
+    /// Every key of every map in the input is interned: a hash of the length and the first and last
+    /// eight bytes (keys are short names) costs a fraction of std::hash's pass over every byte.
+    struct KeyHash {
+        size_t operator()(std::string_view s) const noexcept;
+    };
+    std::unordered_map<std::string_view, uint32_t, KeyHash> ids_;
 };
 
 class Document {
