@@ -71,6 +71,9 @@ private:
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
     std::string_view lastFilename_;
+    static constexpr uint32_t kMaxSharedTypeMembers = 4;
+    static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
+    std::vector<const Map*> sharedTypes_;
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;
