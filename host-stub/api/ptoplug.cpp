@@ -72,9 +72,7 @@ Program Program::read(const std::string& path) {
 }
 
 Program Program::from_bytes(std::string_view bytes) {
-    // The document borrows strings from its input: the copy lives as long as the document.
-    auto owned = std::make_shared<const std::string>(bytes);
-    auto doc = ir::readDocument(*owned, ir::Format::Auto, "<bytes>", owned);
+    auto doc = ir::readDocument(bytes, ir::Format::Auto, "<bytes>");  // copies what it keeps
     if (!doc) raise(doc.error());
     return Program(std::make_unique<Impl>(Impl{std::move(*doc)}));
 }

@@ -383,8 +383,7 @@ private:
         } else if (oom) {
             what = memoryLimitExceeded(isolation_.memoryLimitMiB) + " and died of " + end.describe();
         } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS) {
-            // The input is mapped and its strings are borrowed from the mapping until the output is
-            // written: a file truncated meanwhile faults wherever it is next read.
+            // The input is mapped while it is read: a file truncated meanwhile faults the reader.
             what = "lost its input (SIGBUS: the file changed or was truncated while in use)";
             code = kExitBadInput;
         } else if (end.how == io::ChildEnd::How::Signaled) {

@@ -73,8 +73,11 @@ bool Builder::integer(int64_t v) { return add(Value::integer(v)); }
 bool Builder::f64(double v) { return add(Value::f64(v)); }
 bool Builder::f32(float v) { return add(Value::f32(v)); }
 
-bool Builder::string(std::string_view text, bool stable) {
-    return add(stable ? Value::str(text) : doc_.newString(text));
+bool Builder::string(std::string_view text) {
+    if (text.size() > kMaxPooledString) return add(doc_.newString(text));
+    auto it = strings_.find(text);
+    if (it == strings_.end()) it = strings_.insert(doc_.arena().copy(text)).first;
+    return add(Value::str(*it));
 }
 
 bool Builder::startArray(uint32_t /*sizeHint*/, uint64_t offset) {
@@ -243,12 +246,7 @@ bool Builder::endMap() {
             coords[i] = fits ? static_cast<int32_t>(c.kind == Kind::UInt ? static_cast<int64_t>(c.u) : c.i) : 0;
         }
         if (fits) {
-            std::string_view file = members[4].value.strView();
-            // Consecutive spans almost always name the same file: share one copy of the name.
-            if (file == lastFilename_)
-                file = lastFilename_;
-            else
-                lastFilename_ = file;
+            std::string_view file = members[4].value.strView();  // pooled: one copy per file name
             Span* span = doc_.arena().make<Span>(
                 Span{file.data(), static_cast<uint32_t>(file.size()), coords[0], coords[1], coords[2], coords[3]});
             return add(Value::span(span));

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/error.h"
@@ -32,8 +33,9 @@ public:
     bool integer(int64_t v);
     bool f64(double v);
     bool f32(float v);
-    /// `stable`: `text` stays valid as long as the document (it is kept without copying).
-    bool string(std::string_view text, bool stable);
+    /// Copied into the document, one copy per distinct short string (names repeat): the document
+    /// never points into the input, so a reader may release input it has consumed.
+    bool string(std::string_view text);
     bool startArray(uint32_t sizeHint, uint64_t offset);
     bool endArray();
     bool startMap(uint32_t sizeHint, uint64_t offset);
@@ -70,10 +72,11 @@ private:
     std::vector<Member> members_;        // the map being closed by endMap
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
-    std::string_view lastFilename_;
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;
+    static constexpr size_t kMaxPooledString = 64;
+    std::unordered_set<std::string_view, ShortStringHash> strings_;
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;

@@ -23,7 +23,7 @@ const uint16_t* KeyTable::knownRank() {
     return ranks.data();
 }
 
-size_t KeyTable::KeyHash::operator()(std::string_view s) const noexcept {
+size_t ShortStringHash::operator()(std::string_view s) const noexcept {
     const size_t n = s.size();
     uint64_t head = 0, tail = 0;
     if (n >= 8) {

@@ -199,6 +199,12 @@ inline Value* Map::find(uint32_t key) const {
     return m ? &m->value : nullptr;
 }
 
+/// A hash for short strings (keys, names): the length and the first and last eight bytes, a fraction
+/// of the cost of std::hash's pass over every byte, for the millions of strings a large input holds.
+struct ShortStringHash {
+    size_t operator()(std::string_view s) const noexcept;
+};
+
 /// Interned names of map keys and node types. Ids below K::kCount are the known names.
 class KeyTable {
 public:
@@ -216,12 +222,7 @@ private:
     static const uint16_t* knownRank();
     Arena& arena_;
     std::vector<std::string_view> names_;
-    /// Every key of every map in the input is interned: a hash of the length and the first and last
-    /// eight bytes (keys are short names) costs a fraction of std::hash's pass over every byte.
-    struct KeyHash {
-        size_t operator()(std::string_view s) const noexcept;
-    };
-    std::unordered_map<std::string_view, uint32_t, KeyHash> ids_;
+    std::unordered_map<std::string_view, uint32_t, ShortStringHash> ids_;
 };
 
 class Document {
@@ -243,9 +244,6 @@ public:
     Format inputFormat() const { return inputFormat_; }
     void setInputFormat(Format f) { inputFormat_ = f; }
 
-    /// Keeps `buffer` alive as long as the document: strings may point into it (zero-copy reads).
-    void retain(std::shared_ptr<const void> buffer) { retained_.push_back(std::move(buffer)); }
-
     // --- construction (used by readers and by the rewriter) --------------------------------------
     Node* newNode(uint32_t type, uint32_t memberCapacity);
     Array* newArray(uint32_t capacity);
@@ -262,7 +260,6 @@ private:
     Value root_;
     std::vector<Node*> nodes_;
     std::vector<uint32_t> nodeTypes_;
-    std::vector<std::shared_ptr<const void>> retained_;
     Format inputFormat_ = Format::Auto;
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ir/builder.h"
+#include "ir/consumed_input.h"
 #include "ir/reader.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -24,6 +25,7 @@ namespace {
 struct Handler {
     Builder& b;
     const rapidjson::MemoryStream& stream;
+    ConsumedInput& consumed;
 
     /// RapidJSON reports a container start while its stream still points at the bracket.
     uint64_t here() const { return stream.Tell(); }
@@ -67,7 +69,10 @@ struct Handler {
         }
         return b.uinteger(u);
     }
-    bool String(const char* s, rapidjson::SizeType length, bool /*copy*/) { return b.string({s, length}, false); }
+    bool String(const char* s, rapidjson::SizeType length, bool /*copy*/) {
+        consumed.advance(here());  // strings come often enough to pace it
+        return b.string({s, length});
+    }
     bool StartObject() { return b.startMap(0, here()); }
     bool Key(const char* s, rapidjson::SizeType length, bool /*copy*/) { return b.key({s, length}); }
     bool EndObject(rapidjson::SizeType) { return b.endMap(); }
@@ -77,9 +82,9 @@ struct Handler {
 
 }  // namespace
 
-bool parseJson(std::string_view bytes, Builder& builder, Error& parseError) {
+bool parseJson(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {
     rapidjson::MemoryStream stream(bytes.data(), bytes.size());
-    Handler handler{builder, stream};
+    Handler handler{builder, stream, consumed};
     rapidjson::Reader reader;
     constexpr unsigned kFlags =
         rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;

@@ -1,9 +1,10 @@
-// MessagePack input through msgpack-c's visitor parser (iterative, zero-copy strings).
+// MessagePack input through msgpack-c's visitor parser (iterative).
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
 #include <string>
 
 #include "ir/builder.h"
+#include "ir/consumed_input.h"
 #include "ir/reader.h"
 
 namespace ptoplug::ir {
@@ -11,12 +12,14 @@ namespace {
 
 struct Visitor : msgpack::null_visitor {
     Builder& b;
-    bool stable;
+    const char* base;
+    ConsumedInput& consumed;
     bool inKey = false;
     Error& parseError;
     bool syntaxError = false;
 
-    Visitor(Builder& builder, bool stableStrings, Error& err) : b(builder), stable(stableStrings), parseError(err) {}
+    Visitor(Builder& builder, const char* input, ConsumedInput& c, Error& err)
+        : b(builder), base(input), consumed(c), parseError(err) {}
 
     bool notKey(const char* what) {
         if (!inKey) return true;
@@ -29,7 +32,10 @@ struct Visitor : msgpack::null_visitor {
     bool visit_negative_integer(int64_t v) { return notKey("an integer") && b.integer(v); }
     bool visit_float32(float v) { return notKey("a float") && b.f32(v); }
     bool visit_float64(double v) { return notKey("a float") && b.f64(v); }
-    bool visit_str(const char* v, uint32_t size) { return inKey ? b.key({v, size}) : b.string({v, size}, stable); }
+    bool visit_str(const char* v, uint32_t size) {
+        consumed.advance(static_cast<size_t>(v - base));  // strings come often enough to pace it
+        return inKey ? b.key({v, size}) : b.string({v, size});
+    }
     bool visit_bin(const char*, uint32_t) {
         b.fail("MessagePack bin value", "pypto never writes bin values; the file is not pypto IR");
         return false;
@@ -66,8 +72,8 @@ struct Visitor : msgpack::null_visitor {
 
 }  // namespace
 
-bool parseMsgPack(std::string_view bytes, Builder& builder, bool stableStrings, Error& parseError) {
-    Visitor visitor(builder, stableStrings, parseError);
+bool parseMsgPack(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {
+    Visitor visitor(builder, bytes.data(), consumed, parseError);
     size_t offset = 0;
     bool ok = msgpack::v2::parse(bytes.data(), bytes.size(), offset, visitor);
     if (builder.failed()) return false;

@@ -5,12 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <iterator>
 
 #include "ir/builder.h"
+#include "ir/consumed_input.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -49,8 +51,21 @@ Expected<Format> detectFormat(std::string_view bytes) {
     return e;
 }
 
-Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name,
-                                                 std::shared_ptr<const void> keepAlive) {
+void ConsumedInput::release(size_t offset) {
+    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    size_t upTo = offset > kBehind ? (offset - kBehind) / page * page : 0;
+    if (upTo > size_) upTo = size_ / page * page;
+    // MADV_DONTNEED on a private read-only file mapping only unmaps: touched again (an error's line
+    // and column), the pages come back from the file.
+    if (upTo > dropped_) ::madvise(const_cast<char*>(base_) + dropped_, upTo - dropped_, MADV_DONTNEED);
+    dropped_ = std::max(dropped_, upTo);
+    next_ = offset + kEvery;
+}
+
+namespace {
+
+Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format format, const std::string& name,
+                                              ConsumedInput& consumed) {
     if (format == Format::Auto) {
         auto detected = detectFormat(bytes);
         if (!detected) {
@@ -64,8 +79,8 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
     Error parseError;
-    bool ok = format == Format::Json ? parseJson(bytes, builder, parseError)
-                                     : parseMsgPack(bytes, builder, keepAlive != nullptr, parseError);
+    bool ok = format == Format::Json ? parseJson(bytes, builder, consumed, parseError)
+                                     : parseMsgPack(bytes, builder, consumed, parseError);
     if (!ok) {
         Error err = builder.failed() ? builder.error() : parseError;
         if (!builder.failed() && err.pointer.empty()) err.pointer = builder.error().pointer;
@@ -73,17 +88,21 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
         if (format == Format::Json) setLineColumn(err, bytes);
         return err;
     }
-    if (keepAlive) doc->retain(std::move(keepAlive));
     doc->setInputFormat(format);
     return doc;
 }
 
+}  // namespace
+
+Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name) {
+    ConsumedInput untracked;
+    return readBytes(bytes, format, name, untracked);
+}
+
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format) {
     if (path == "-") {
-        auto text =
-            std::make_shared<std::string>(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-        std::string_view bytes(*text);
-        return readDocument(bytes, format, "<stdin>", std::move(text));
+        std::string text(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>{});
+        return readDocument(text, format, "<stdin>");
     }
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -104,8 +123,11 @@ Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format for
     void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);
     if (mapped == MAP_FAILED) return fileError(path, std::string("cannot map: ") + std::strerror(errno), "");
-    std::shared_ptr<const void> keep(mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
-    return readDocument(std::string_view(static_cast<const char*>(mapped), size), format, path, std::move(keep));
+    const char* base = static_cast<const char*>(mapped);
+    ConsumedInput consumed(base, size);
+    auto doc = readBytes(std::string_view(base, size), format, path, consumed);
+    ::munmap(mapped, size);
+    return doc;
 }
 
 }  // namespace ptoplug::ir

@@ -13,16 +13,16 @@ namespace ptoplug::ir {
 /// Detects the format from the first bytes: a MessagePack map marker, or `{` after blanks for JSON.
 Expected<Format> detectFormat(std::string_view bytes);
 
-/// Reads one document from `bytes`. `name` is used in error messages. If `keepAlive` owns `bytes`,
-/// strings are kept without copying and the document keeps `keepAlive` alive.
-Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name,
-                                                 std::shared_ptr<const void> keepAlive = nullptr);
+/// Reads one document from `bytes` (copied from: the document does not point into them). `name` is
+/// used in error messages.
+Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name);
 
-/// Reads the file at `path` ("-" reads standard input). The file is mapped, never modified.
+/// Reads the file at `path` ("-" reads standard input). The file is mapped, never modified, and its
+/// pages are released as they are consumed.
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format = Format::Auto);
 
-// Format-specific entry points used by readDocument.
-bool parseJson(std::string_view bytes, class Builder& builder, Error& parseError);
-bool parseMsgPack(std::string_view bytes, class Builder& builder, bool stableStrings, Error& parseError);
+// Format-specific entry points used by readDocument; each tells `consumed` how far it has read.
+bool parseJson(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);
+bool parseMsgPack(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);
 
 }  // namespace ptoplug::ir

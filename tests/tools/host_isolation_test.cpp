@@ -173,16 +173,17 @@ TEST(PluginContainment, ACrashLeavesAReproducerThatReplaysIt) {
     EXPECT_NE(replay.err.find("crashed with SIGSEGV (Segmentation fault)" + kInPass), std::string::npos) << replay.err;
 }
 
-TEST(PluginContainment, AnInputTruncatedWhileInUseIsAnInputError) {
+// The document keeps nothing of its input once read (strings are copied, the mapping released): a
+// plugin that truncates the input file cannot disturb the run, whose output is the program as read.
+TEST(PluginContainment, AnInputTruncatedAfterReadingChangesNothing) {
     TempDir tmp;
     std::string victim = tmp / "in.msgpack";
     fs::copy_file(fs::path(input()).replace_extension(".msgpack"), victim);
     auto r = runProcess({"/usr/bin/env", "PTOPLUG_FAKE_TRUNCATE=" + victim, kHost, "--no-default-plugins", "--plugin",
                          fakeManifest(tmp, "truncates_input"), "run", victim, "-o", tmp / "out.msgpack"});
-    EXPECT_EQ(r.exitCode, 3) << r.err;
-    EXPECT_NE(r.err.find("lost its input (SIGBUS: the file changed or was truncated while in use)"), std::string::npos)
-        << r.err;
-    EXPECT_FALSE(fs::exists(tmp / "out.msgpack"));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(fs::file_size(victim), 0u);
+    EXPECT_EQ(test::readBytes(tmp / "out.msgpack"), test::readBytes(fs::path(input()).replace_extension(".msgpack")));
 }
 
 // --- signals -------------------------------------------------------------------------------------
