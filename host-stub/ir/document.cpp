@@ -81,7 +81,9 @@ namespace {
 template <class T>
 void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t needed, bool fresh = false) {
     if (needed <= cap && !fresh) return;
-    uint32_t next = std::max<uint32_t>(needed, cap ? cap * 2 : 4);
+    // An insertion before the end needs a new buffer, not a bigger one: doubling there made a node
+    // whose fields were set out of key order grow to thousands of slots.
+    uint32_t next = needed <= cap ? cap : std::max<uint32_t>(needed, cap ? cap * 2 : 4);
     T* buffer = arena.allocArray<T>(next);
     if (size) std::memcpy(static_cast<void*>(buffer), items, sizeof(T) * size);
     items = buffer;
