@@ -13,24 +13,28 @@ std::string body(const Document& doc) {
     return text.substr(text.find("class T:\n") + 9);
 }
 
-TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
-    Document doc;
-    test::IrBuilder b(doc);
-    Node* x = b.var("x", b.scalar());
-    Node* y = b.var("y", b.scalar());
-    Node* i = b.var("i", b.scalar(21));
-    Node* first = b.assign(x, b.constInt(1, 19));
-    Node* lone = b.assign(y, b.constInt(2, 19));
-    Node* loop = b.forLoop(i, 3, {}, lone, {});
-    Node* seq = b.seq({first, loop, b.ret()});
-    b.program({b.function("f", 2, {}, seq)});
-
-    PendingStmtEdits inserts;
-    using Side = PendingStmtEdits::Side;
-    auto assignOf = [&](const char* name, int64_t v) {
+// f() { x = 1; for i in range(3): y = 2; return }: a sequence, and a loop whose body is one statement.
+class StmtEdits : public ::testing::Test {
+protected:
+    StmtEdits() : b(doc) {
+        first = b.assign(b.var("x", b.scalar()), b.constInt(1, 19));
+        lone = b.assign(b.var("y", b.scalar()), b.constInt(2, 19));
+        loop = b.forLoop(b.var("i", b.scalar(21)), 3, {}, lone, {});
+        seq = b.seq({first, loop, b.ret()});
+        b.program({b.function("f", 2, {}, seq)});
+    }
+    Node* assignOf(const char* name, int64_t v) {
         return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
                           makeUnknownSpan(doc));
-    };
+    }
+    Document doc;
+    test::IrBuilder b;
+    Node *first = nullptr, *lone = nullptr, *loop = nullptr, *seq = nullptr;
+};
+
+TEST_F(StmtEdits, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
+    PendingStmtEdits inserts;
+    using Side = PendingStmtEdits::Side;
     ASSERT_FALSE(
         inserts.insert(doc, Slot{seq, K::stmts, 1}, std::vector{assignOf("a", 10), assignOf("b", 11)}, Side::Before));
     ASSERT_FALSE(inserts.insert(doc, Slot{seq, K::stmts, 0}, std::vector{assignOf("c", 12)}, Side::Before));
@@ -55,21 +59,7 @@ TEST(Rewrite, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
     EXPECT_EQ(wrapped->n->field(K::span)->sp, lone->field(K::span)->sp);
 }
 
-TEST(Rewrite, InsertAfterAndRemoveAreAppliedWithInsertions) {
-    Document doc;
-    test::IrBuilder b(doc);
-    Node* x = b.var("x", b.scalar());
-    Node* y = b.var("y", b.scalar());
-    Node* i = b.var("i", b.scalar(21));
-    Node* first = b.assign(x, b.constInt(1, 19));
-    Node* lone = b.assign(y, b.constInt(2, 19));
-    Node* loop = b.forLoop(i, 3, {}, lone, {});
-    Node* seq = b.seq({first, loop, b.ret()});
-    b.program({b.function("f", 2, {}, seq)});
-    auto assignOf = [&](const char* name, int64_t v) {
-        return makeAssign(doc, makeVar(doc, name, b.scalar(), makeUnknownSpan(doc)), b.constInt(v, 19),
-                          makeUnknownSpan(doc));
-    };
+TEST_F(StmtEdits, InsertAfterAndRemoveAreAppliedWithInsertions) {
     using Side = PendingStmtEdits::Side;
     PendingStmtEdits edits;
     // Indices name the statements as they were, whatever was queued before.

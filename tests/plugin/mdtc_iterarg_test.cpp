@@ -14,6 +14,13 @@ namespace {
 using ir::Node;
 using test::Rules;
 
+// How stage() prints after the pass: every expected program ends with it.
+const std::string kStageAfter =
+    "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
+    "    def stage(s: pld.DistributedTensor[[4], pl.FP32], s_ctx: pld.CommCtxType) -> "
+    "pld.DistributedTensor[[4], pl.FP32]:\n"
+    "        return s\n";
+
 class IterArgInit : public Rules {
 protected:
     // The printer names copies by appearance (acc, acc_1, ...) but shows no init values: this lists
@@ -73,11 +80,8 @@ TEST_F(IterArgInit, ForWithACallInitCopiesTheIterArgAtEveryUse) {
               "            v: pld.DistributedTensor[[4], pl.FP32] = pl.pl.tensor.view(acc_1)\n"
               "            w: pld.DistributedTensor[[4], pl.FP32] = pl.pl.tensor.view(acc_2)\n"
               "            out = pl.yield_(acc_3)\n"
-              "        return\n"
-              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
-              "    def stage(s: pld.DistributedTensor[[4], pl.FP32], s_ctx: pld.CommCtxType) -> "
-              "pld.DistributedTensor[[4], pl.FP32]:\n"
-              "        return s\n");
+              "        return\n" +
+                  kStageAfter);
     // The header's init is rewritten once; each use's copy once more than the one before.
     EXPECT_EQ(iterArgInits(),
               "acc = stage(x, x_ctx)\n"
@@ -139,11 +143,8 @@ TEST_F(IterArgInit, InHostOrchestrationACopyGetsASynthesizedQuery) {
               "            acc_ctx: pld.CommCtxType = pld.system.get_comm_ctx(acc_1)\n"
               "            self.stage(acc_1, acc_ctx, attrs={\"arg_directions\": [pl.adir.input, pl.adir.scalar]})\n"
               "            out = pl.yield_(acc_2)\n"
-              "        return\n"
-              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
-              "    def stage(s: pld.DistributedTensor[[4], pl.FP32], s_ctx: pld.CommCtxType) -> "
-              "pld.DistributedTensor[[4], pl.FP32]:\n"
-              "        return s\n");
+              "        return\n" +
+                  kStageAfter);
     // The query's argument is the copy itself, and the copy is the one the call passes.
     EXPECT_EQ(iterArgInits(),
               "acc = stage(x, x_ctx)\n"
@@ -172,11 +173,8 @@ TEST_F(IterArgInit, ANestedLoopSeededFromACopyRewritesItAgain) {
               "                v: pld.DistributedTensor[[4], pl.FP32] = pl.pl.tensor.view(inner_1)\n"
               "                inner_out = pl.yield_(inner_2)\n"
               "            out = pl.yield_(inner_out)\n"
-              "        return\n"
-              "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n"
-              "    def stage(s: pld.DistributedTensor[[4], pl.FP32], s_ctx: pld.CommCtxType) -> "
-              "pld.DistributedTensor[[4], pl.FP32]:\n"
-              "        return s\n");
+              "        return\n" +
+                  kStageAfter);
     // The inner header is seeded from a copy of acc; each inner use rewrites that copy once more.
     EXPECT_EQ(iterArgInits(),
               "acc = stage(x, x_ctx)\n"
