@@ -6,9 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
-mkdir -p build/examples
+mkdir -p build/demo
 for example in examples/host_dispatch.json examples/dispatch_6.json examples/same_window_4.msgpack; do
-  out="build/examples/$(basename "$example")"
+  out="build/demo/$(basename "$example")"
   echo "== $example -> $out"
   build/bin/pto-host run "$example" -o "$out" --print-ir-before --print-ir-after
 done
