@@ -34,38 +34,24 @@ pto_status listOf(pto_run_context* ctx, pto_node node, pto_attr_list list, Node*
     return PTO_OK;
 }
 
-struct AttrEntry {
-    const Value* key;
-    Value* value;
-};
-
-AttrEntry entryOf(Value& item) {
-    if (item.kind != Kind::Map) return {nullptr, nullptr};
-    return {item.m->find(K::key), item.m->find(K::value)};
-}
-
-bool named(const AttrEntry& e, std::string_view key) {
-    return e.key && e.key->kind == Kind::Str && e.key->strView() == key;
-}
-
-pto_status decode(pto_run_context* ctx, Value& item, pto_attr* out) {
+pto_status decode(pto_run_context* ctx, ir::Map* entry, pto_attr* out) {
     PTO_REQUIRE_WHY(out->struct_size >= sizeof(pto_attr), PTO_ERR_INVALID_ARGUMENT,
                     "out->struct_size is smaller than sizeof(pto_attr)");
-    AttrEntry e = entryOf(item);
-    PTO_REQUIRE_WHY(e.key && e.value, PTO_ERR_WRONG_KIND, "the entry is not a {key, value} map");
-    ir::Map* container = item.m;
-    out->key = e.key->kind == Kind::Str ? str(e.key->strView()) : pto_string{"", 0};
+    const Value* key = entry->find(K::key);
+    Value* value = entry->find(K::value);
+    PTO_REQUIRE_WHY(key && value, PTO_ERR_WRONG_KIND, "the entry is not a {key, value} map");
+    out->key = key->kind == Kind::Str ? str(key->strView()) : pto_string{"", 0};
     out->tag = pto_string{"", 0};
-    Value* payload = e.value;
-    ir::Map* payloadMap = container;
-    if (e.value->kind == Kind::Map) {
-        const Value* tag = e.value->m->find(K::type);
+    Value* payload = value;
+    ir::Map* payloadMap = entry;
+    if (value->kind == Kind::Map) {
+        const Value* tag = value->m->find(K::type);
         if (tag && tag->kind == Kind::Str) {
             out->tag = str(tag->strView());
-            Value* inner = e.value->m->find(tag->strView() == "DataType" ? K::code : K::value);
+            Value* inner = value->m->find(tag->strView() == "DataType" ? K::code : K::value);
             if (inner) {
                 payload = inner;
-                payloadMap = e.value->m;
+                payloadMap = value->m;
             }
         }
     }
@@ -101,7 +87,9 @@ pto_status attrAt(pto_run_context* ctx, pto_node node, pto_attr_list list, size_
     const size_t size = entries ? entries->a->size : 0;
     PTO_REQUIRE_WHY(index < size, PTO_ERR_OUT_OF_RANGE,
                     "index " + std::to_string(index) + " is past the " + std::to_string(size) + " entries");
-    return decode(ctx, entries->a->items[index], out);
+    Value& item = entries->a->items[index];
+    PTO_REQUIRE_WHY(item.kind == Kind::Map, PTO_ERR_WRONG_KIND, "the entry is not a {key, value} map");
+    return decode(ctx, item.m, out);
 }
 
 pto_status attrFind(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_string key, pto_attr* out) {
@@ -109,9 +97,7 @@ pto_status attrFind(pto_run_context* ctx, pto_node node, pto_attr_list list, pto
     Value* entries = nullptr;
     PTO_REQUIRE(out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
     if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
-    if (entries)
-        for (Value& item : *entries->a)
-            if (named(entryOf(item), view(key))) return decode(ctx, item, out);
+    if (ir::Map* entry = ir::findAttrEntry(entries, view(key))) return decode(ctx, entry, out);
     return fail(ctx, PTO_ERR_NOT_FOUND, "no entry '" + std::string(view(key)) + "'");
 }
 
@@ -130,12 +116,8 @@ pto_status attrSet(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_
         entries = n->field(field);
     }
     Value encoded = encode(doc, view(tag), *payload);
-    Value* existing = nullptr;
-    for (Value& item : *entries->a)
-        if (AttrEntry e = entryOf(item); named(e, view(key))) {
-            existing = e.value;
-            break;
-        }
+    ir::Map* found = ir::findAttrEntry(entries, view(key));
+    Value* existing = found ? found->find(K::value) : nullptr;
     const Value saved = existing ? *existing : Value::null();
     if (existing) {
         *existing = encoded;
@@ -160,7 +142,7 @@ pto_status attrRemove(pto_run_context* ctx, pto_node node, pto_attr_list list, p
     Value* entries = nullptr;
     PTO_REQUIRE(key.data || !key.size, PTO_ERR_INVALID_HANDLE);
     if (pto_status s = listOf(ctx, node, list, &n, &entries); s != PTO_OK) return s;
-    auto drop = [&](const Value& item) { return named(entryOf(const_cast<Value&>(item)), view(key)); };
+    auto drop = [&](const Value& item) { return ir::isAttrEntry(item, view(key)); };
     PTO_REQUIRE_WHY(entries && std::any_of(entries->a->begin(), entries->a->end(), drop), PTO_ERR_NOT_FOUND,
                     "no entry '" + std::string(view(key)) + "'");
     ir::eraseIf(ctx->doc, *entries->a, drop);
@@ -174,20 +156,16 @@ pto_status callArgDirections(pto_run_context* ctx, pto_node call, pto_arg_direct
                     "null call, NULL count, or NULL out with a capacity");
     PTO_REQUIRE_WHY(isCallLike(n), PTO_ERR_WRONG_KIND,
                     "a " + std::string(typeName(ctx, n)) + " is not a Call or Submit");
-    Value* entries = n->field(K::attrs);
-    if (entries && entries->kind == Kind::Array)
-        for (Value& item : *entries->a) {
-            AttrEntry e = entryOf(item);
-            if (!named(e, "arg_directions") || e.value->kind != Kind::Map) continue;
-            const Value* codes = e.value->m->find(K::value);
-            PTO_REQUIRE_WHY(codes && codes->kind == Kind::Array, PTO_ERR_WRONG_KIND,
-                            "arg_directions is not an ArgDirectionVector");
-            for (size_t i = 0; i < codes->a->size && i < capacity; ++i)
-                out[i] = static_cast<pto_arg_direction>(codes->a->items[i].u);
-            *count = codes->a->size;
-            return PTO_OK;
-        }
-    return fail(ctx, PTO_ERR_NOT_FOUND, "the call has no arg_directions");
+    const ir::Map* entry = ir::findAttrEntry(n->field(K::attrs), "arg_directions");
+    PTO_REQUIRE_WHY(entry, PTO_ERR_NOT_FOUND, "the call has no arg_directions");
+    const Value* tagged = entry->find(K::value);
+    const Value* codes = tagged->kind == Kind::Map ? tagged->m->find(K::value) : nullptr;
+    PTO_REQUIRE_WHY(codes && codes->kind == Kind::Array, PTO_ERR_WRONG_KIND,
+                    "arg_directions is not an ArgDirectionVector");
+    for (size_t i = 0; i < codes->a->size && i < capacity; ++i)
+        out[i] = static_cast<pto_arg_direction>(codes->a->items[i].u);
+    *count = codes->a->size;
+    return PTO_OK;
 }
 
 }  // namespace ptoplug::host::table

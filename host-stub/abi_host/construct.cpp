@@ -9,17 +9,6 @@
 namespace ptoplug::host::table {
 namespace {
 
-// The nodes inside a value, for the cycle check of a field that will hold it.
-void nodesIn(const Value& v, std::vector<Node*>& out) {
-    if (v.isNode()) {
-        out.push_back(v.n);
-    } else if (v.kind == Kind::Array) {
-        for (const Value& item : *v.a) nodesIn(item, out);
-    } else if (v.kind == Kind::Map) {
-        for (const ir::Member& m : *v.m) nodesIn(m.value, out);
-    }
-}
-
 pto_status shapeFailure(pto_run_context* ctx, const Status& s) {
     return fail(ctx, PTO_ERR_INVALID_ARGUMENT, s->message + (s->hint.empty() ? "" : " (" + s->hint + ")"));
 }
@@ -68,12 +57,13 @@ pto_status setFields(pto_run_context* ctx, Node* n, const std::vector<uint32_t>&
         for (size_t j = 0; j < i; ++j)
             PTO_REQUIRE_WHY(keys[j] != keys[i], PTO_ERR_INVALID_ARGUMENT,
                             "field '" + std::string(ctx->doc.keys().name(keys[i])) + "' is given twice");
-        std::vector<Node*> inside;
-        nodesIn(*values[i], inside);
-        for (Node* child : inside)
-            PTO_REQUIRE_WHY(!reaches(ctx, child, n), PTO_ERR_INVALID_ARGUMENT,
-                            "the value holds a " + std::string(typeName(ctx, child)) + " that contains this " +
-                                std::string(typeName(ctx, n)) + " (a cycle)");
+        const Node* cycle = nullptr;
+        ir::forEachNodeSlot(*values[i], [&](const Value& child) {
+            if (!cycle && reaches(ctx, child.n, n)) cycle = child.n;
+        });
+        PTO_REQUIRE_WHY(!cycle, PTO_ERR_INVALID_ARGUMENT,
+                        "the value holds a " + std::string(cycle ? typeName(ctx, cycle) : "") + " that contains this " +
+                            std::string(typeName(ctx, n)) + " (a cycle)");
     }
     ir::Document& doc = ctx->doc;
     std::vector<std::pair<bool, Value>> saved;

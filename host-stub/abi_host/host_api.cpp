@@ -18,28 +18,22 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     if (from == target) return true;
     ctx->seen.resize(ctx->doc.nodes().size(), 0);
     const uint32_t stamp = ++ctx->seenStamp;
-    std::vector<const Value*>& work = ctx->reachWork;  // reused: one check per rewrite, no allocation each
-    work.clear();
-    auto pushEdges = [&](const Node* n) {
-        for (const ir::Member& m : n->fields) work.push_back(&m.value);
-    };
-    pushEdges(from);
+    std::vector<Node*>& work = ctx->reachWork;  // reused: one check per rewrite, no allocation each
+    work.assign(1, from);
     ctx->seen[from->index] = stamp;
-    while (!work.empty()) {
-        const Value* v = work.back();
+    bool found = false;
+    while (!work.empty() && !found) {
+        Node* n = work.back();
         work.pop_back();
-        if (v->isNode()) {
-            if (v->n == target) return true;
-            if (ctx->seen[v->n->index] == stamp) continue;
-            ctx->seen[v->n->index] = stamp;
-            pushEdges(v->n);
-        } else if (v->kind == Kind::Array) {
-            for (const Value& item : *v->a) work.push_back(&item);
-        } else if (v->kind == Kind::Map) {
-            for (const ir::Member& m : *v->m) work.push_back(&m.value);
-        }
+        for (ir::Member& m : n->fields)
+            ir::forEachNodeSlot(m.value, [&](Value& edge) {
+                found = found || edge.n == target;
+                if (ctx->seen[edge.n->index] == stamp) return;
+                ctx->seen[edge.n->index] = stamp;
+                work.push_back(edge.n);
+            });
     }
-    return false;
+    return found;
 }
 
 std::string_view typeName(pto_run_context* ctx, const Node* n) { return ctx->doc.keys().name(n->type); }
@@ -302,19 +296,10 @@ pto_status callAttr(pto_run_context* ctx, pto_node call, pto_string key, pto_val
     Node* n = toNode(ctx, call);
     PTO_REQUIRE(n && out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(isCallLike(n), PTO_ERR_WRONG_KIND);
-    Value* attrs = n->field(K::attrs);
-    if (!attrs || attrs->kind != Kind::Array) return PTO_ERR_NOT_FOUND;
-    for (Value& entry : *attrs->a) {
-        if (entry.kind != Kind::Map) continue;
-        const Value* k = entry.m->find(K::key);
-        Value* v = entry.m->find(K::value);
-        if (k && v && k->kind == Kind::Str && k->strView() == view(key))
-            return guarded([&] {
-                *out = fromValue(ctx, ValueSlot{v, nullptr, entry.m, entry.m->items});
-                return PTO_OK;
-            });
-    }
-    return PTO_ERR_NOT_FOUND;
+    ir::Map* entry = ir::findAttrEntry(n->field(K::attrs), view(key));
+    PTO_REQUIRE(entry, PTO_ERR_NOT_FOUND);
+    *out = fromValue(ctx, ValueSlot{entry->find(K::value), nullptr, entry, entry->items});
+    return PTO_OK;
 }
 
 pto_status tupleGetItemIndex(pto_run_context* ctx, pto_node node, int64_t* out) {
@@ -486,13 +471,10 @@ pto_status valueTypeKind(pto_run_context* ctx, pto_value value, pto_type_kind* o
 
 pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value* out) {
     PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
-    const char* name = kind == PTO_TYPE_COMM_CTX ? "CommCtxType" : kind == PTO_TYPE_PTR ? "Ptr" : nullptr;
-    PTO_REQUIRE(name, PTO_ERR_INVALID_ARGUMENT);
-    return guarded([&] {
-        Value* v = ctx->doc.arena().make<Value>(ir::makeSingletonType(ctx->doc, name));
-        *out = fromValue(ctx, ValueSlot{v});
-        return PTO_OK;
-    });
+    PTO_REQUIRE_WHY(kind == PTO_TYPE_COMM_CTX || kind == PTO_TYPE_PTR, PTO_ERR_INVALID_ARGUMENT,
+                    "the singleton types are PTO_TYPE_COMM_CTX and PTO_TYPE_PTR");
+    const pto_type_desc desc{sizeof desc, kind, PTO_DTYPE_BOOL, nullptr, 0, nullptr, 0};
+    return table::makeType(ctx, &desc, out);
 }
 
 pto_status createVar(pto_run_context* ctx, pto_string name, pto_value type, pto_node spanSource, pto_node* out) {

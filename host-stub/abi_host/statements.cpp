@@ -104,63 +104,40 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     // so the replacement never ends up inside itself.
     ctx->seen.resize(ctx->doc.nodes().size(), 0);
     const uint32_t stamp = ++ctx->seenStamp;
-    std::vector<Node*> work{with};
-    ctx->seen[with->index] = stamp;
-    auto enter = [&](Node* n, std::vector<Node*>& into) {
+    std::vector<Node*> work;
+    auto enter = [&](Node* n) {
         if (ctx->seen[n->index] == stamp) return;
         ctx->seen[n->index] = stamp;
-        into.push_back(n);
+        work.push_back(n);
     };
+    enter(with);
     while (!work.empty()) {
         Node* n = work.back();
         work.pop_back();
-        std::vector<Value*> stack;
-        for (ir::Member& m : n->fields) stack.push_back(&m.value);
-        while (!stack.empty()) {
-            Value* x = stack.back();
-            stack.pop_back();
-            if (x->isNode())
-                enter(x->n, work);
-            else if (x->kind == Kind::Array)
-                for (Value& item : *x->a) stack.push_back(&item);
-            else if (x->kind == Kind::Map)
-                for (ir::Member& m : *x->m) stack.push_back(&m.value);
-        }
+        for (ir::Member& m : n->fields) ir::forEachNodeSlot(m.value, [&](Value& edge) { enter(edge.n); });
     }
-    // First pass: find the slots; refuse before changing anything if one of them only takes a Var.
+    // Find the slots first; refuse before changing anything if one of them only takes a Var.
     std::vector<Value*> slots;
-    work.push_back(r);
-    ctx->seen[r->index] = stamp;
-    while (!work.empty()) {
+    std::string refusal;
+    enter(r);
+    while (!work.empty() && refusal.empty()) {
         Node* n = work.back();
         work.pop_back();
         for (ir::Member& m : n->fields) {
             const ir::NodeClass cls = ir::fieldNodeClass(n->type, m.key);
-            std::vector<Value*> stack{&m.value};
-            while (!stack.empty()) {
-                Value* x = stack.back();
-                stack.pop_back();
-                if (x->isNode()) {
-                    if (x->n == v) {
-                        if (!varLike && (cls == ir::NodeClass::Var || cls == ir::NodeClass::IterArg))
-                            return fail(ctx, PTO_ERR_WRONG_KIND,
-                                        "the variable is bound in field '" + std::string(ctx->doc.keys().name(m.key)) +
-                                            "' of a " + std::string(typeName(ctx, n)) + ", which takes a Var, not a " +
-                                            std::string(typeName(ctx, with)));
-                        if (cls == ir::NodeClass::IterArg && with->type != K::IterArg)
-                            return fail(ctx, PTO_ERR_WRONG_KIND, "an iter_args entry takes an IterArg");
-                        slots.push_back(x);
-                    } else {
-                        enter(x->n, work);
-                    }
-                } else if (x->kind == Kind::Array) {
-                    for (Value& item : *x->a) stack.push_back(&item);
-                } else if (x->kind == Kind::Map) {
-                    for (ir::Member& m2 : *x->m) stack.push_back(&m2.value);
-                }
-            }
+            ir::forEachNodeSlot(m.value, [&](Value& edge) {
+                if (edge.n != v) return enter(edge.n);
+                if (!varLike && (cls == ir::NodeClass::Var || cls == ir::NodeClass::IterArg))
+                    refusal = "the variable is bound in field '" + std::string(ctx->doc.keys().name(m.key)) +
+                              "' of a " + std::string(typeName(ctx, n)) + ", which takes a Var, not a " +
+                              std::string(typeName(ctx, with));
+                else if (cls == ir::NodeClass::IterArg && with->type != K::IterArg)
+                    refusal = "an iter_args entry takes an IterArg";
+                slots.push_back(&edge);
+            });
         }
     }
+    if (!refusal.empty()) return fail(ctx, PTO_ERR_WRONG_KIND, refusal);
     for (Value* slot : slots) *slot = Value::node(with);
     if (count) *count = slots.size();
     return PTO_OK;

@@ -12,7 +12,6 @@
 #include "ir/reader.h"
 #include "ir/writer.h"
 #include "pipeline/pipeline.h"
-#include "plugins/pass_options.h"
 
 namespace ptoplug {
 namespace fs = std::filesystem;
@@ -141,9 +140,9 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
         const host::Plugin& loaded = impl->pipeline->plugins.back();
         const host::ManifestPass& declared = *std::find_if(loaded.manifest.passes.begin(), loaded.manifest.passes.end(),
                                                            [&](const host::ManifestPass& p) { return p.name == name; });
-        const pto_pass_desc* pass = loaded.loaded->pass(name);
         impl->pipeline->stages.push_back(host::Stage{name, 1, declared.required, declared.produced,
-                                                     declared.invalidated, &loaded, pass, host::defaultOptions(*pass)});
+                                                     declared.invalidated, &loaded, loaded.loaded->pass(name),
+                                                     declared.optionValues});
         return Pass(std::move(impl));
     }
     throw FileError("no plugin in " + pluginDir + " provides pass " + name +

@@ -48,6 +48,19 @@ uint32_t KeyTable::intern(std::string_view name) {
 
 Document::Document() : keys_(arena_) {}
 
+bool isAttrEntry(const Value& item, std::string_view name) {
+    if (item.kind != Kind::Map || !item.m->find(K::value)) return false;
+    const Value* key = item.m->find(K::key);
+    return key && key->kind == Kind::Str && key->strView() == name;
+}
+
+Map* findAttrEntry(const Value* list, std::string_view name) {
+    if (!list || list->kind != Kind::Array) return nullptr;
+    for (const Value& item : *list->a)
+        if (isAttrEntry(item, name)) return item.m;
+    return nullptr;
+}
+
 Node* Document::newNode(uint32_t type, uint32_t memberCapacity) {
     Node* node = arena_.make<Node>();
     node->type = type;

@@ -187,6 +187,28 @@ inline Value Value::ref(Node* v) {
     return x;
 }
 
+/// True if `item` is an entry {key, value} of an attrs or kwargs list (docs/ir_format.md §5) named `name`.
+bool isAttrEntry(const Value& item, std::string_view name);
+/// The first entry named `name` of the attrs or kwargs list `list` (null or not a list: none), or nullptr.
+Map* findAttrEntry(const Value* list, std::string_view name);
+
+/// Calls `f(v)` for every node occurrence (Node or Ref) inside `v`, through its arrays and maps but not
+/// into the nodes: the edges a value gives its node. Recursive in the value's own nesting only.
+template <class V, class F>
+void forEachNodeSlot(V& v, F&& f) {
+    switch (v.kind) {
+        case Kind::Node:
+        case Kind::Ref: f(v); return;
+        case Kind::Array:
+            for (auto& item : *v.a) forEachNodeSlot(item, f);
+            return;
+        case Kind::Map:
+            for (auto& m : *v.m) forEachNodeSlot(m.value, f);
+            return;
+        default: return;
+    }
+}
+
 inline Value* Array::end() const { return items + size; }
 inline Member* Map::end() const { return items + size; }
 inline Member* Map::findMember(uint32_t key) const {

@@ -134,20 +134,14 @@ Status extendArgDirections(Document& doc, Node* call, std::span<const uint8_t> c
     *present = false;
     if (!call || (call->type != K::Call && call->type != K::Submit))
         return rewriteError("extendArgDirections: not a Call or Submit node");
-    Value* attrs = call->field(K::attrs);
-    if (!attrs || attrs->kind != Kind::Array) return std::nullopt;
-    for (Value& entry : *attrs->a) {
-        if (entry.kind != Kind::Map) continue;
-        Value* key = entry.m->find(K::key);
-        if (!key || key->kind != Kind::Str || key->strView() != "arg_directions") continue;
-        Value* tagged = entry.m->find(K::value);
-        Value* list = tagged && tagged->kind == Kind::Map ? tagged->m->find(K::value) : nullptr;
-        if (!list || list->kind != Kind::Array)
-            return rewriteError("extendArgDirections: arg_directions is not an ArgDirectionVector");
-        for (uint8_t c : codes) doc.push(*list->a, Value::uinteger(c));
-        *present = true;
-        return std::nullopt;
-    }
+    Map* entry = findAttrEntry(call->field(K::attrs), "arg_directions");
+    if (!entry) return std::nullopt;
+    Value* tagged = entry->find(K::value);
+    Value* list = tagged->kind == Kind::Map ? tagged->m->find(K::value) : nullptr;
+    if (!list || list->kind != Kind::Array)
+        return rewriteError("extendArgDirections: arg_directions is not an ArgDirectionVector");
+    for (uint8_t c : codes) doc.push(*list->a, Value::uinteger(c));
+    *present = true;
     return std::nullopt;
 }
 

@@ -124,17 +124,7 @@ private:
 
     // The node edges (Node and Ref values) inside `v`, not following them.
     static void collectEdges(Value& v, std::vector<Value*>& out) {
-        switch (v.kind) {
-            case Kind::Node:
-            case Kind::Ref: out.push_back(&v); return;
-            case Kind::Array:
-                for (Value& item : *v.a) collectEdges(item, out);
-                return;
-            case Kind::Map:
-                for (Member& m : *v.m) collectEdges(m.value, out);
-                return;
-            default: return;
-        }
+        forEachNodeSlot(v, [&](Value& edge) { out.push_back(&edge); });
     }
 
     // Frame i's edges end where frame i+1's begin (the kids of deeper frames are appended after them).
@@ -520,23 +510,10 @@ private:
         };
         std::vector<Frame> stack;
         std::vector<Value*> kids;
-        auto collect = [&](auto& self, Value& v) -> void {
-            switch (v.kind) {
-                case Kind::Node:
-                case Kind::Ref: kids.push_back(&v); return;
-                case Kind::Array:
-                    for (Value& item : *v.a) self(self, item);
-                    return;
-                case Kind::Map:
-                    for (Member& m : *v.m) self(self, m.value);
-                    return;
-                default: return;
-            }
-        };
         auto push = [&](Node* n) {
             state[n->index] = 1;
             size_t begin = kids.size();
-            for (Member& m : n->fields) collect(collect, m.value);
+            for (Member& m : n->fields) collectEdges(m.value, kids);
             stack.push_back(Frame{n, begin, begin});
         };
         for (Node* start : nodes) {

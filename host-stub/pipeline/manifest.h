@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "abi_host/run_context.h"
 #include "base/error.h"
 
 namespace ptoplug::host {
@@ -27,6 +28,7 @@ struct ManifestOption {
 struct ManifestPass {
     std::string name;
     std::vector<ManifestOption> options;
+    std::vector<PassOption> optionValues;  ///< all the pass's options, resolved when its plugin is loaded
     std::optional<Anchor> after;
     std::optional<Anchor> before;
     std::vector<std::string> required;

@@ -30,6 +30,17 @@ bool sameSet(std::vector<std::string> a, std::vector<std::string> b) {
     return a == b;
 }
 
+// May a manifest's JSON value stand for an option of `type`? (An integer may stand for a float.)
+bool jsonTypeFits(ManifestOption::Json json, pto_option_type type) {
+    switch (json) {
+        case ManifestOption::Json::Bool: return type == PTO_OPTION_BOOL;
+        case ManifestOption::Json::Integer: return type == PTO_OPTION_INT || type == PTO_OPTION_FLOAT;
+        case ManifestOption::Json::Float: return type == PTO_OPTION_FLOAT;
+        case ManifestOption::Json::String: return type == PTO_OPTION_STRING;
+    }
+    return false;
+}
+
 std::string stageName(const Stage& s) { return s.name + (s.occurrence > 1 ? " #" + std::to_string(s.occurrence) : ""); }
 
 }  // namespace
@@ -56,30 +67,25 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     }
     const pto_plugin_desc& d = (*loaded)->descriptor();
     for (size_t i = 0; i < m.passes.size(); ++i) {
-        const pto_pass_desc* pd = (*loaded)->pass(m.passes[i].name);
+        ManifestPass& p = m.passes[i];
+        const pto_pass_desc* pd = (*loaded)->pass(p.name);
         if (!pd) continue;  // reported below, with both lists
-        std::vector<PassOption> values = defaultOptions(*pd);
-        for (const ManifestOption& o : m.passes[i].options) {
-            const std::string at = "/passes/" + std::to_string(i) + "/options/" + o.name;
-            if (auto why = setOption(*pd, values, o.name, o.text)) {
-                Error e = fileError(manifestPath, *why, "fix the value in the manifest, or the option's name");
-                e.pointer = at;
-                return e;
+        p.optionValues = defaultOptions(*pd);
+        for (const ManifestOption& o : p.options) {
+            const pto_option_desc* decl = findOption(*pd, o.name);
+            std::optional<std::string> why;
+            std::string fix = "fix the value in the manifest, or the option's name";
+            if (decl && !jsonTypeFits(o.json, decl->type)) {
+                why = "option '" + o.name + "' of pass " + pd->name + " is a " + optionTypeName(decl->type) +
+                      "; the manifest gives another JSON type";
+                fix = "write it as a JSON " + std::string(optionTypeName(decl->type));
+            } else {
+                why = setOption(*pd, p.optionValues, o.name, o.text);
             }
-            for (const pto_option_desc* decl : declaredOptions(*pd)) {
-                const bool typed = o.json == ManifestOption::Json::String ? decl->type == PTO_OPTION_STRING
-                                   : o.json == ManifestOption::Json::Bool ? decl->type == PTO_OPTION_BOOL
-                                   : o.json == ManifestOption::Json::Integer
-                                       ? decl->type == PTO_OPTION_INT || decl->type == PTO_OPTION_FLOAT
-                                       : decl->type == PTO_OPTION_FLOAT;
-                if (o.name == decl->name && !typed) {
-                    Error e = fileError(manifestPath,
-                                        "option '" + o.name + "' of pass " + pd->name + " is a " +
-                                            optionTypeName(decl->type) + "; the manifest gives another JSON type",
-                                        "write it as a JSON " + std::string(optionTypeName(decl->type)));
-                    e.pointer = at;
-                    return e;
-                }
+            if (why) {
+                Error e = fileError(manifestPath, *why, fix);
+                e.pointer = "/passes/" + std::to_string(i) + "/options/" + o.name;
+                return e;
             }
         }
     }
@@ -218,8 +224,7 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
             stage.invalidated = mp.invalidated;
             stage.plugin = &plugin;
             stage.pass = plugin.loaded->pass(mp.name);
-            stage.options = defaultOptions(*stage.pass);
-            for (const ManifestOption& o : mp.options) setOption(*stage.pass, stage.options, o.name, o.text);
+            stage.options = mp.optionValues;
             if (existing >= 0) {
                 Stage& s = pipeline->stages[static_cast<size_t>(existing)];
                 if (s.plugin)

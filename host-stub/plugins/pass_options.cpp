@@ -12,6 +12,12 @@ std::span<const pto_option_desc* const> declaredOptions(const pto_pass_desc& pas
     return {pass.options, pass.option_count};
 }
 
+const pto_option_desc* findOption(const pto_pass_desc& pass, std::string_view name) {
+    for (const pto_option_desc* o : declaredOptions(pass))
+        if (name == o->name) return o;
+    return nullptr;
+}
+
 const char* optionTypeName(pto_option_type type) {
     switch (type) {
         case PTO_OPTION_BOOL: return "bool";
@@ -78,8 +84,7 @@ std::vector<PassOption> defaultOptions(const pto_pass_desc& pass) {
 
 std::optional<std::string> setOption(const pto_pass_desc& pass, std::vector<PassOption>& options, std::string_view name,
                                      std::string_view text) {
-    for (const pto_option_desc* o : declaredOptions(pass)) {
-        if (name != o->name) continue;
+    if (const pto_option_desc* o = findOption(pass, name)) {
         OptionValue v;
         if (auto expected = parseOptionValue(o->type, text, &v))
             return "option '" + std::string(name) + "' of pass " + pass.name + " takes " + *expected + ", not '" +

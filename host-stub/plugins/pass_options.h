@@ -16,6 +16,9 @@ namespace ptoplug::host {
 /// The options a pass declares (none for a 1.0 descriptor, whose struct ends before them).
 std::span<const pto_option_desc* const> declaredOptions(const pto_pass_desc& pass);
 
+/// The declaration of option `name` of `pass`, or nullptr.
+const pto_option_desc* findOption(const pto_pass_desc& pass, std::string_view name);
+
 /// "bool", "int", "float", "string".
 const char* optionTypeName(pto_option_type type);
 

@@ -190,7 +190,7 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
     if (!rewrite_) return;
     if (query) return queryHook(call, slot);
     if (callee) {
-        plannedCalleeHook(call, op, *callee);
+        appendContexts(call, op, *callee, {});
         visited_.emplace(call, std::nullopt);
     }
 }
@@ -239,10 +239,6 @@ void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
     if (!slot.replaceable) internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
     replacements_.push_back({slot, *c});
     visited_.emplace(call, c);
-}
-
-void FunctionRewriter::plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee) {
-    appendContexts(call, op, callee, {});
 }
 
 std::vector<CtxId> FunctionRewriter::appendContexts(pto_node call, std::string_view op, const Plan& callee,

@@ -72,7 +72,6 @@ private:
     void namesInShape(pto_node node);
     void useName(pto_node node);
     void queryHook(pto_node call, const Slot& slot);
-    void plannedCalleeHook(pto_node call, std::string_view op, const Plan& callee);
     /// Records `prior` and then one context per dist param of `callee` to append to `call`; returns all.
     std::vector<CtxId> appendContexts(pto_node call, std::string_view op, const Plan& callee,
                                       const std::vector<CtxId>& prior);
