@@ -19,8 +19,7 @@ public:
     explicit Generator(Document& doc) : doc_(doc) {}
 
     Value span(int32_t line, int32_t col, int32_t endCol) {
-        return Value::span(
-            doc_.arena().make<Span>(Span{kFile.data(), static_cast<uint32_t>(kFile.size()), col, line, endCol, line}));
+        return doc_.makeSpan(Span{kFile, col, line, endCol, line});
     }
     Value scalarType(uint64_t dtype) {
         Map* m = doc_.newMap(2);

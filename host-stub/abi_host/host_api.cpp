@@ -168,11 +168,12 @@ pto_status nodeSpan(pto_run_context* ctx, pto_node node, pto_span* out) {
     pto_span s{pto_string{"", 0}, -1, -1, -1, -1};
     if (const Value* v = n->field(K::span)) {
         if (v->kind == Kind::Span) {
-            s.filename = str(v->sp->file());
-            s.begin_line = v->sp->beginLine;
-            s.begin_column = v->sp->beginColumn;
-            s.end_line = v->sp->endLine;
-            s.end_column = v->sp->endColumn;
+            const ir::Span sp = ctx->doc.span(*v);
+            s.filename = str(sp.file);
+            s.begin_line = sp.beginLine;
+            s.begin_column = sp.beginColumn;
+            s.end_line = sp.endLine;
+            s.end_column = sp.endColumn;
         } else if (v->kind == Kind::Map) {
             auto num = [&](uint32_t key, int64_t& dst) {
                 const Value* x = v->m->find(key);
@@ -397,12 +398,12 @@ Value spanAsMap(pto_run_context* ctx, const ir::Span& sp) {
     ctx->doc.set(*m, K::begin_line, Value::integer(sp.beginLine));
     ctx->doc.set(*m, K::end_column, Value::integer(sp.endColumn));
     ctx->doc.set(*m, K::end_line, Value::integer(sp.endLine));
-    ctx->doc.set(*m, K::filename, Value::str(sp.file()));
+    ctx->doc.set(*m, K::filename, Value::str(sp.file));
     return Value::map(m);
 }
 
 ir::Map* asMap(pto_run_context* ctx, Value* v) {
-    if (v->kind == Kind::Span) *v = spanAsMap(ctx, *v->sp);  // same content, generic form
+    if (v->kind == Kind::Span) *v = spanAsMap(ctx, ctx->doc.span(*v));  // same content, generic form
     return v->kind == Kind::Map ? v->m : nullptr;
 }
 

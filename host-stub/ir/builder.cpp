@@ -246,10 +246,7 @@ bool Builder::endMap() {
             coords[i] = fits ? static_cast<int32_t>(c.kind == Kind::UInt ? static_cast<int64_t>(c.u) : c.i) : 0;
         }
         if (fits) {
-            std::string_view file = members[4].value.strView();  // pooled: one copy per file name
-            Span* span = doc_.arena().make<Span>(
-                Span{file.data(), static_cast<uint32_t>(file.size()), coords[0], coords[1], coords[2], coords[3]});
-            return add(Value::span(span));
+            return add(doc_.makeSpan(Span{members[4].value.strView(), coords[0], coords[1], coords[2], coords[3]}));
         }
     }
 

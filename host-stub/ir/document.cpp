@@ -89,6 +89,46 @@ Map* Document::newMap(uint32_t capacity) {
 }
 
 namespace {
+constexpr uint32_t kMaxPackedFiles = UINT16_MAX;
+constexpr int32_t kMaxPackedColumn = UINT16_MAX - 1;
+// Coordinates are stored plus one, so that pypto's "unknown" (-1) packs as 0.
+uint64_t biased(int32_t x) { return static_cast<uint64_t>(static_cast<int64_t>(x) + 1); }
+int32_t unbiased(uint64_t x) { return static_cast<int32_t>(static_cast<int64_t>(x) - 1); }
+}  // namespace
+
+Value Document::makeSpan(const Span& span) {
+    Value v;
+    v.kind = Kind::Span;
+    bool packable = span.beginLine >= -1 && span.endLine >= -1 && span.beginColumn >= -1 && span.endColumn >= -1 &&
+                    span.beginColumn <= kMaxPackedColumn && span.endColumn <= kMaxPackedColumn;
+    if (packable) {
+        auto it = spanFileIds_.find(span.file);
+        if (it == spanFileIds_.end() && spanFiles_.size() < kMaxPackedFiles) {
+            std::string_view owned = arena_.copy(span.file);
+            spanFiles_.push_back(owned);
+            it = spanFileIds_.emplace(owned, static_cast<uint16_t>(spanFiles_.size() - 1)).first;
+        }
+        if (it != spanFileIds_.end()) {
+            v.packed = 1;
+            v.file = it->second;
+            v.aux = static_cast<uint32_t>(biased(span.beginLine));
+            v.u = biased(span.beginColumn) | biased(span.endColumn) << 16 | biased(span.endLine) << 32;
+            return v;
+        }
+    }
+    Span* owned = arena_.make<Span>(span);
+    owned->file = arena_.copy(span.file);
+    v.sp = owned;
+    return v;
+}
+
+Span Document::span(const Value& v) const {
+    if (!v.packed) return *v.sp;
+    return Span{spanFiles_[v.file], unbiased(v.u & 0xFFFF), unbiased(v.aux), unbiased(v.u >> 16 & 0xFFFF),
+                unbiased(v.u >> 32)};
+}
+
+namespace {
 // Elements never move inside a buffer: a growth or an insertion before the end makes a new buffer, so
 // "the items pointer changed" is exactly "the slots moved" (value handles rely on it, host_api.cpp).
 template <class T>

@@ -30,7 +30,7 @@ enum class Kind : uint8_t {
     Str,
     Array,
     Map,
-    Span,   ///< a source span map in compact form (see Span)
+    Span,   ///< a source span map in compact form (see Span; read with Document::span)
     Node,   ///< a node occurrence (the place the input wrote it in full, or a node created in memory)
     Ref,    ///< another occurrence of a node (the input wrote {"ref": id} here)
     RefId,  ///< an unresolved {"ref": id}; only exists while a document is being read
@@ -40,13 +40,12 @@ struct Value;
 struct Member;
 struct Node;
 
-/// A span map {begin_column, begin_line, end_column, end_line, filename} kept compact: every node has
-/// one, so this form saves about a quarter of a document's memory. Written back as the same map.
+/// A span map {begin_column, begin_line, end_column, end_line, filename} kept compact (Kind::Span):
+/// every node has one. Written back as the same map. Read and made through Document::span/makeSpan.
 struct Span {
-    const char* filename;
-    uint32_t filenameLength;
+    std::string_view file;
     int32_t beginColumn, beginLine, endColumn, endLine;
-    std::string_view file() const { return {filename, filenameLength}; }
+    bool operator==(const Span&) const = default;
 };
 
 struct Array {
@@ -70,8 +69,8 @@ struct Map {
 /// 16 bytes: the payload plus, for strings, the length and, for references, the source offset.
 struct Value {
     Kind kind = Kind::Null;
-    uint8_t reserved8 = 0;
-    uint16_t reserved16 = 0;
+    uint8_t packed = 0;  ///< Span: 1 if the span is packed into this value (Document::makeSpan)
+    uint16_t file = 0;   ///< a packed Span's file name index
     /// Str: byte length. Node/Ref: the node's index, so that a handle to a child is made without
     /// reading the child (each node read is a cache miss, and a walk asks for many children it only
     /// classifies); while a document is read and validated, a Ref's is instead the reference's byte
@@ -87,7 +86,7 @@ struct Value {
         Array* a;
         Map* m;
         Node* n;
-        const Span* sp;
+        const Span* sp;  ///< a Span that is not packed
     };
 
     Value() : u(0) {}
@@ -141,12 +140,6 @@ struct Value {
         Value x;
         x.kind = Kind::Map;
         x.m = v;
-        return x;
-    }
-    static Value span(const Span* v) {
-        Value x;
-        x.kind = Kind::Span;
-        x.sp = v;
         return x;
     }
     static Value node(Node* v);
@@ -271,6 +264,12 @@ public:
     Array* newArray(uint32_t capacity);
     Map* newMap(uint32_t capacity);
     Value newString(std::string_view text) { return Value::str(arena_.copy(text)); }
+    /// A span value: packed into the Value itself when its file is one of the first 65535 file names and
+    /// its columns are below 65535 (always, in practice: no allocation for the span every node has),
+    /// else a Span in the arena.
+    Value makeSpan(const Span& span);
+    /// The span a Kind::Span value holds.
+    Span span(const Value& v) const;
     void push(Array& array, Value v);
     void insert(Array& array, uint32_t at, const Value* first, uint32_t count);
     /// Sets `key` in `map`, keeping members sorted; replaces an existing member's value.
@@ -282,6 +281,8 @@ private:
     Value root_;
     std::vector<Node*> nodes_;
     std::vector<uint32_t> nodeTypes_;
+    std::vector<std::string_view> spanFiles_;  ///< file names of packed spans, by index
+    std::unordered_map<std::string_view, uint16_t, ShortStringHash> spanFileIds_;
     Format inputFormat_ = Format::Auto;
 };
 

@@ -32,7 +32,7 @@ Value makeSingletonType(Document& doc, std::string_view typeKind) {
     return Value::map(m);
 }
 
-Value makeUnknownSpan(Document& doc) { return Value::span(doc.arena().make<Span>(Span{"", 0, -1, -1, -1, -1})); }
+Value makeUnknownSpan(Document& doc) { return doc.makeSpan(Span{"", -1, -1, -1, -1}); }
 
 Value copyValue(Document& doc, const Value& v) {
     if (v.kind == Kind::Array) {

@@ -67,7 +67,7 @@ public:
                 return true;
             }
             case Kind::Span: {
-                const Span& sp = *v.sp;
+                const Span sp = doc_.span(v);
                 emit_.beginMap(5);
                 emit_.key(0, "begin_column");
                 emit_.integer(sp.beginColumn);
@@ -78,7 +78,7 @@ public:
                 emit_.key(3, "end_line");
                 emit_.integer(sp.endLine);
                 emit_.key(4, "filename");
-                if (!emit_.string(sp.file(), &v)) return false;
+                if (!emit_.string(sp.file, &v)) return false;
                 emit_.endMap(5);
                 return true;
             }

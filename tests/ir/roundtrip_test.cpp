@@ -121,5 +121,38 @@ TEST(Placement, UnreadFieldsAndReadOrder) {
     EXPECT_NE(written->find(R"("iter_args":[{"ref":1}])"), std::string::npos) << *written;
 }
 
+// Spans are packed into their value when they fit (docs/ir_format.md §3.1): every coordinate a span map
+// may hold, and any number of file names, must still read and write back unchanged.
+TEST(Spans, EveryCoordinateAndFileNameRoundTrips) {
+    const std::vector<std::string> coords = {"-2147483648", "-2", "-1", "0", "65534", "65535", "70000", "2147483647"};
+    std::string json = R"({"fields":{"elements":[)";
+    size_t count = 0;
+    auto span = [&](const std::string& bc, const std::string& bl, const std::string& ec, const std::string& el,
+                    const std::string& file) {
+        return R"({"begin_column":)" + bc + R"(,"begin_line":)" + bl + R"(,"end_column":)" + ec + R"(,"end_line":)" +
+               el + R"(,"filename":")" + file + R"("})";
+    };
+    auto element = [&](const std::string& s) {
+        if (count) json += ',';
+        json += R"({"fields":{"span":)" + s + R"(,"type":{"dtype":19,"type_kind":"ScalarType"},"value":0},"id":)" +
+                std::to_string(++count) + R"(,"type":"ConstInt"})";
+    };
+    for (const std::string& c : coords) {
+        element(span(c, "7", "8", "9", "a.py"));
+        element(span("1", c, "8", "9", "a.py"));
+        element(span("1", "7", c, "9", "a.py"));
+        element(span("1", "7", "8", c, "a.py"));
+    }
+    for (int f = 0; f < 66000; ++f) element(span("1", "2", "3", "4", "f" + std::to_string(f) + ".py"));
+    json += R"(],"span":)" + span("-1", "-1", "-1", "-1", "") +
+            R"(,"type":{"type_kind":"TupleType","types":[]}},"id":0,"type":"MakeTuple"})";
+    json += "\n";
+    auto doc = readDocument(json, Format::Auto, "spans.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(*out, json);
+}
+
 }  // namespace
 }  // namespace ptoplug::ir

@@ -82,11 +82,13 @@ void render(const ir::Document& doc, const ir::Value& v, std::unordered_map<cons
         }
         case Kind::F32: out += "f32:" + std::to_string(v.f); return;
         case Kind::Str: out += '"' + std::string(v.strView()) + '"'; return;
-        case Kind::Span:
-            out += "span(" + std::string(v.sp->file()) + ":" + std::to_string(v.sp->beginLine) + ":" +
-                   std::to_string(v.sp->beginColumn) + "-" + std::to_string(v.sp->endLine) + ":" +
-                   std::to_string(v.sp->endColumn) + ")";
+        case Kind::Span: {
+            const ir::Span sp = doc.span(v);
+            out += "span(" + std::string(sp.file) + ":" + std::to_string(sp.beginLine) + ":" +
+                   std::to_string(sp.beginColumn) + "-" + std::to_string(sp.endLine) + ":" +
+                   std::to_string(sp.endColumn) + ")";
             return;
+        }
         case Kind::Array:
             out += '[';
             for (const ir::Value& item : *v.a) {

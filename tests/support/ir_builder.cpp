@@ -10,7 +10,7 @@ namespace K = ir::K;
 
 Value IrBuilder::span() {
     int32_t line = line_++;
-    return Value::span(doc_.arena().make<ir::Span>(ir::Span{"t.py", 4, 1, line, 10, line}));
+    return doc_.makeSpan(ir::Span{"t.py", 1, line, 10, line});
 }
 
 Value IrBuilder::list(const std::vector<Node*>& nodes) {
