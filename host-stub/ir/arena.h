@@ -45,6 +45,11 @@ public:
         return {dst, text.size()};
     }
 
+    /// Returns the storage of `p` (`size` bytes) if it is the last allocation; otherwise does nothing.
+    void giveBackLast(const void* p, size_t size) {
+        if (!blocks_.empty() && static_cast<const std::byte*>(p) + size == blocks_.back().get() + used_) used_ -= size;
+    }
+
     size_t bytesReserved() const { return reserved_; }
 
 private:

@@ -116,6 +116,15 @@ bool Builder::endArray() {
     return add(Value::array(a));
 }
 
+// For an error message only: a search of both tables.
+uint64_t Builder::idOf(const Node& node) const {
+    for (uint64_t id = 0; id < byDenseId_.size(); ++id)
+        if (byDenseId_[id] == &node) return id;
+    for (const auto& [id, n] : bySparseId_)
+        if (n == &node) return id;
+    return 0;
+}
+
 Node* Builder::lookupId(uint64_t id) const {
     if (id < byDenseId_.size() && byDenseId_[id]) return byDenseId_[id];
     auto it = bySparseId_.find(id);
@@ -189,10 +198,11 @@ bool Builder::endMap() {
         if (lookupId(id->u))
             return failHere(K::id, "duplicate node id " + std::to_string(id->u),
                             "another node already has this id; every node id must be unique");
+        Map fieldMembers = *fields->m;
+        doc_.arena().giveBackLast(fields->m, sizeof(Map));  // the header is not needed: it moves into the node
         Node* registered = doc_.newNode(doc_.keys().intern(type->strView()), 0);
-        registered->offset = offset32;
-        registered->inputId = id->u;
-        registered->fields = *fields->m;
+        offsets_.push_back(offset32);
+        registered->fields = fieldMembers;
         uint64_t dense = byDenseId_.size();
         if (id->u < dense || id->u < 2 * doc_.nodes().size() + 1024) {
             if (id->u >= dense) byDenseId_.resize(std::max<uint64_t>(id->u + 1, dense * 2), nullptr);
@@ -253,7 +263,9 @@ bool Builder::endMap() {
     // A type map of scalars only (ScalarType, CommCtxType, Ptr, ...) repeats for most nodes: 190,000 of
     // them in 5 shapes in pto-gen's 10,000-function program. One map per content is shared: maps are
     // never edited in place once read (a rewrite replaces a field's value), so sharing is invisible.
-    if (count <= kMaxSharedTypeMembers && find(K::type_kind)) {
+    // A node's fields map is never shared: the node takes over its members (and edits them in place).
+    bool nodeFields = !frames_.empty() && frames_.back().isMap && frames_.back().pendingKey == K::fields;
+    if (count <= kMaxSharedTypeMembers && !nodeFields && find(K::type_kind)) {
         auto scalar = [](const Member& mb) {
             Kind k = mb.value.kind;
             return k == Kind::Str || k == Kind::UInt || k == Kind::Int || k == Kind::Bool;
@@ -299,8 +311,9 @@ bool Builder::finish() {
         return false;
     }
     doc_.root() = result_;
-    auto lookup = [this](uint64_t id) { return lookupId(id); };
-    if (auto err = resolveAndValidate(doc_, lookup)) {
+    NodeOrigins origins{[this](uint64_t id) { return lookupId(id); }, [this](const Node& n) { return idOf(n); },
+                        std::move(offsets_)};
+    if (auto err = resolveAndValidate(doc_, origins)) {
         failed_ = true;
         error_ = std::move(*err);
         return false;

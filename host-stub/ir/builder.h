@@ -63,6 +63,7 @@ private:
     bool add(Value v);
     bool endMapAsNode(uint32_t base, uint64_t offset);
     Node* lookupId(uint64_t id) const;
+    uint64_t idOf(const Node& node) const;
     std::string currentPointer() const;
 
     Document& doc_;
@@ -72,6 +73,7 @@ private:
     std::vector<Member> members_;        // the map being closed by endMap
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
+    std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins)
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;

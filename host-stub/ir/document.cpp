@@ -65,8 +65,6 @@ Node* Document::newNode(uint32_t type, uint32_t memberCapacity) {
     Node* node = arena_.make<Node>();
     node->type = type;
     node->index = static_cast<uint32_t>(nodes_.size());
-    node->offset = 0;
-    node->inputId = 0;
     node->fields.cap = memberCapacity;
     node->fields.items = memberCapacity ? arena_.allocArray<Member>(memberCapacity) : nullptr;
     nodes_.push_back(node);
@@ -82,10 +80,10 @@ Array* Document::newArray(uint32_t capacity) {
 }
 
 Map* Document::newMap(uint32_t capacity) {
-    Map* m = arena_.make<Map>();
-    m->cap = capacity;
-    m->items = capacity ? arena_.allocArray<Member>(capacity) : nullptr;
-    return m;
+    // Items first, so that the header is the arena's last allocation (see Builder: a node's fields map
+    // moves into the node, and its header is given back).
+    Member* items = capacity ? arena_.allocArray<Member>(capacity) : nullptr;
+    return arena_.make<Map>(Map{0, capacity, items});
 }
 
 namespace {

@@ -157,15 +157,17 @@ struct Member {
     Value value;
 };
 
+/// 24 bytes: a large program has hundreds of thousands. Where a node was in its input is known only
+/// while reading (NodeOrigins, ir/validate.h).
 struct Node {
-    uint32_t type;     ///< interned node type name (K::Call, ...)
-    uint32_t index;    ///< dense index in Document::nodes(), for side tables
-    uint32_t offset;   ///< byte offset of the node in its input (0 for created nodes)
-    uint64_t inputId;  ///< the id the input gave it (0 for created nodes)
+    uint32_t type;   ///< interned node type name (K::Call, ...)
+    uint32_t index;  ///< dense index in Document::nodes(), for side tables
     Map fields;
 
     Value* field(uint32_t key) const { return fields.find(key); }
 };
+
+static_assert(sizeof(Node) == 24);
 
 inline Value Value::node(Node* v) {
     Value x;

@@ -62,7 +62,7 @@ private:
 
 class Validator {
 public:
-    Validator(Document& doc, const IdLookup& lookup) : doc_(doc), lookup_(lookup) {}
+    Validator(Document& doc, const NodeOrigins* origins) : doc_(doc), origins_(origins) {}
 
     Status run() {
         walk(doc_.root());
@@ -183,7 +183,7 @@ private:
         if (where->kind == Kind::Ref || where->kind == Kind::RefId)
             offset = where->aux;
         else if (where->kind == Kind::Node)
-            offset = where->n->offset;
+            offset = offsetOf(*where->n);
         else
             offset = nearestNodeOffset_;
         if (offset != kUnknownOffset) error_.offset = offset;
@@ -193,7 +193,7 @@ private:
         if (failed_) return;
         switch (v.kind) {
             case Kind::RefId: {
-                Node* target = lookup_(v.u);
+                Node* target = origins_->byId(v.u);
                 if (!target) {
                     failAt(&v, "reference to unknown node id " + std::to_string(v.u),
                            "every {\"ref\": id} must name the id of a node written in full somewhere in the file");
@@ -212,7 +212,7 @@ private:
                 return;
             case Kind::Node: {
                 uint32_t saved = nearestNodeOffset_;
-                nearestNodeOffset_ = v.n->offset;
+                nearestNodeOffset_ = offsetOf(*v.n);
                 for (Member& m : v.n->fields) walk(m.value);
                 if (const NodeSchema* schema = schemaFor(v.n->type)) checkNode(v, *schema);
                 nearestNodeOffset_ = saved;
@@ -220,6 +220,10 @@ private:
             }
             default: return;
         }
+    }
+
+    uint32_t offsetOf(const Node& n) const {
+        return origins_ && n.index < origins_->offsets.size() ? origins_->offsets[n.index] : kUnknownOffset;
     }
 
     std::string nodeName(const Node& n) const { return std::string(doc_.keys().name(n.type)); }
@@ -526,7 +530,7 @@ private:
                     Node* child = edge->n;
                     if (state[child->index] == 1) {
                         failAt(edge,
-                               "reference cycle: node " + std::to_string(child->inputId) +
+                               "reference cycle: node " + std::to_string(origins_->idOf(*child)) +
                                    " contains a reference to itself",
                                "IR is acyclic: a node may only refer to nodes outside itself");
                         continue;
@@ -544,7 +548,7 @@ private:
                     error_.pointer = pointerToNode(doc_, fr.node);
                     error_.message = "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep";
                     error_.hint = "pypto IR is never this deep; the file is corrupt or not pypto IR";
-                    if (fr.node->offset != kUnknownOffset) error_.offset = fr.node->offset;
+                    if (uint32_t at = offsetOf(*fr.node); at != kUnknownOffset) error_.offset = at;
                 }
                 kids.resize(fr.kidsBegin);
                 stack.pop_back();
@@ -554,7 +558,7 @@ private:
     }
 
     Document& doc_;
-    const IdLookup& lookup_;
+    const NodeOrigins* origins_;                       ///< while reading; nullptr for checks of a document in memory
     std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
     std::vector<Frame> stack_;                         ///< runStructural's path from the root
     bool failed_ = false;
@@ -564,16 +568,10 @@ private:
 
 }  // namespace
 
-Status resolveAndValidate(Document& doc, const IdLookup& lookup) { return Validator(doc, lookup).run(); }
+Status resolveAndValidate(Document& doc, const NodeOrigins& origins) { return Validator(doc, &origins).run(); }
 
-Status checkStructure(Document& doc) {
-    const IdLookup none = [](uint64_t) -> Node* { return nullptr; };
-    return Validator(doc, none).runStructural();
-}
+Status checkStructure(Document& doc) { return Validator(doc, nullptr).runStructural(); }
 
-Status checkNodeShape(Document& doc, Node* node) {
-    const IdLookup none = [](uint64_t) -> Node* { return nullptr; };
-    return Validator(doc, none).runNode(node);
-}
+Status checkNodeShape(Document& doc, Node* node) { return Validator(doc, nullptr).runNode(node); }
 
 }  // namespace ptoplug::ir

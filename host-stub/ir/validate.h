@@ -4,16 +4,23 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "base/error.h"
 #include "ir/document.h"
 
 namespace ptoplug::ir {
 
-using IdLookup = std::function<Node*(uint64_t)>;
+/// What the reader knows of each node's place in the input; kept beside the document while reading, not
+/// in every node, since only error messages need it.
+struct NodeOrigins {
+    std::function<Node*(uint64_t)> byId;        ///< the node an input id names, or nullptr
+    std::function<uint64_t(const Node&)> idOf;  ///< the input id of a node read from the input
+    std::vector<uint32_t> offsets;              ///< byte offset per Node::index, or kUnknownOffset
+};
 
 /// On error the Error names the place (pointer, and byte offset when the input gave one).
-Status resolveAndValidate(Document& doc, const IdLookup& lookup);
+Status resolveAndValidate(Document& doc, const NodeOrigins& origins);
 
 /// The same rules over a document in memory (after a pass): every node reachable from the root holds
 /// fields of the kinds and node classes the format allows, and there is no cycle. The error names the

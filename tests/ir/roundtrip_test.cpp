@@ -154,5 +154,24 @@ TEST(Spans, EveryCoordinateAndFileNameRoundTrips) {
     EXPECT_EQ(*out, json);
 }
 
+// Scalar type maps are shared between their occurrences; a node's fields map that happens to look like one
+// is not: editing the node must not change a type map elsewhere.
+TEST(SharedTypeMaps, ANodeWhoseFieldsLookLikeATypeMapIsItsOwn) {
+    const std::string json =
+        R"({"fields":{"elements":[{"fields":{"dtype":19,"type_kind":"ScalarType"},"id":1,"type":"Odd"}],)"
+        R"("type":{"type_kind":"TupleType","types":[{"dtype":19,"type_kind":"ScalarType"}]}},"id":0,"type":"MakeTuple"})"
+        "\n";
+    auto doc = readDocument(json, Format::Auto, "t.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    Node* odd = (*doc)->nodes()[0]->type == K::MakeTuple ? (*doc)->nodes()[1] : (*doc)->nodes()[0];
+    ASSERT_EQ(odd->type, (*doc)->keys().intern("Odd"));
+    (*doc)->set(odd->fields, K::dtype, Value::uinteger(20));
+    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(out.ok());
+    std::string expected = json;
+    expected.replace(expected.find(R"("dtype":19)"), 10, R"("dtype":20)");  // the node's, not the type map's
+    EXPECT_EQ(*out, expected);
+}
+
 }  // namespace
 }  // namespace ptoplug::ir
