@@ -55,7 +55,7 @@ pto_status decode(pto_run_context* ctx, ir::Map* entry, pto_attr* out) {
             }
         }
     }
-    out->value = fromValue(ctx, ValueSlot{payload, nullptr, payloadMap, payloadMap->items});
+    out->value = fromValue(ctx, ValueSlot{payload, nullptr, payloadMap, payloadMap->values});
     return PTO_OK;
 }
 

@@ -29,7 +29,8 @@ pto_status createNode(pto_run_context* ctx, pto_string typeName, const pto_field
         Value* v = toValue(ctx, fields[i].value);
         if (!v || (!fields[i].name.data && fields[i].name.size))
             return fail(ctx, PTO_ERR_INVALID_HANDLE, "field " + std::to_string(i) + " has no live value or name");
-        const uint32_t key = doc.keys().intern(view(fields[i].name));
+        const uint32_t key = keyId(ctx, view(fields[i].name));
+        if (key == ir::KeyTable::kFull) return PTO_ERR_INVALID_ARGUMENT;
         if (n->field(key))
             return fail(ctx, PTO_ERR_INVALID_ARGUMENT,
                         "field '" + std::string(view(fields[i].name)) + "' is given twice");
@@ -91,7 +92,7 @@ pto_status nodeSetField(pto_run_context* ctx, pto_node node, uint32_t field, pto
     Value* v = toValue(ctx, value);
     PTO_REQUIRE_WHY(n && v, PTO_ERR_INVALID_HANDLE, "the node or value handle is null, foreign or stale");
     const uint32_t key = keyOf(field);
-    PTO_REQUIRE_WHY(key != UINT32_MAX, PTO_ERR_NOT_FOUND, "no such field id (use field_from_name)");
+    PTO_REQUIRE_WHY(key < ctx->doc.keys().size(), PTO_ERR_NOT_FOUND, "no such field id (use field_from_name)");
     return setFields(ctx, n, {key}, {v});
 }
 
@@ -104,7 +105,8 @@ pto_status nodeSetFields(pto_run_context* ctx, pto_node node, const pto_field_va
         Value* v = toValue(ctx, fields[i].value);
         if (!v || (!fields[i].name.data && fields[i].name.size))
             return fail(ctx, PTO_ERR_INVALID_HANDLE, "field " + std::to_string(i) + " has no live value or name");
-        keys.push_back(ctx->doc.keys().intern(view(fields[i].name)));
+        keys.push_back(keyId(ctx, view(fields[i].name)));
+        if (keys.back() == ir::KeyTable::kFull) return PTO_ERR_INVALID_ARGUMENT;
         values.push_back(v);
     }
     return setFields(ctx, n, keys, values);

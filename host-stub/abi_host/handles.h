@@ -35,6 +35,15 @@ inline pto_status fail(pto_run_context* ctx, pto_status status, std::string_view
     return status;
 }
 
+/// The key id of `name` in `ctx`'s document; KeyTable::kFull, with the failure recorded, when the name is
+/// new and the table is full (it holds 65535 names; pypto IR uses a few hundred).
+inline uint32_t keyId(pto_run_context* ctx, std::string_view name) {
+    uint32_t id = ctx->doc.keys().intern(name);
+    if (id == ir::KeyTable::kFull)
+        fail(ctx, PTO_ERR_INVALID_ARGUMENT, "more than 65535 distinct field, key and node type names in one program");
+    return id;
+}
+
 #define PTO_REQUIRE(cond, status)   \
     do {                            \
         if (!(cond)) return status; \

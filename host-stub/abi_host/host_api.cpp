@@ -25,7 +25,7 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     while (!work.empty() && !found) {
         Node* n = work.back();
         work.pop_back();
-        for (ir::Member& m : n->fields)
+        for (ir::Member m : n->fields)
             ir::forEachNodeSlot(m.value, [&](Value& edge) {
                 found = found || edge.n == target;
                 if (ctx->seen[edge.n->index] == stamp) return;
@@ -232,7 +232,7 @@ pto_status nodeField(pto_run_context* ctx, pto_node node, uint32_t field, pto_va
     Value* v = key == UINT32_MAX ? nullptr : n->field(key);
     PTO_REQUIRE(v, PTO_ERR_NOT_FOUND);
     return guarded([&] {
-        *out = fromValue(ctx, ValueSlot{v, nullptr, &n->fields, n->fields.items});
+        *out = fromValue(ctx, ValueSlot{v, nullptr, &n->fields, n->fields.values});
         return PTO_OK;
     });
 }
@@ -240,7 +240,9 @@ pto_status nodeField(pto_run_context* ctx, pto_node node, uint32_t field, pto_va
 pto_status fieldFromName(pto_run_context* ctx, pto_string name, uint32_t* out) {
     PTO_REQUIRE(ctx && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        *out = fieldIdOf(ctx->doc.keys().intern(view(name)));
+        // A name that cannot be interned is in no map: an id that names no field keeps the contract.
+        uint32_t key = ctx->doc.keys().intern(view(name));
+        *out = fieldIdOf(key == ir::KeyTable::kFull ? ir::KeyTable::kMaxNames : key);
         return PTO_OK;
     });
 }
@@ -299,7 +301,7 @@ pto_status callAttr(pto_run_context* ctx, pto_node call, pto_string key, pto_val
     PTO_REQUIRE(isCallLike(n), PTO_ERR_WRONG_KIND);
     ir::Map* entry = ir::findAttrEntry(n->field(K::attrs), view(key));
     PTO_REQUIRE(entry, PTO_ERR_NOT_FOUND);
-    *out = fromValue(ctx, ValueSlot{entry->find(K::value), nullptr, entry, entry->items});
+    *out = fromValue(ctx, ValueSlot{entry->find(K::value), nullptr, entry, entry->values});
     return PTO_OK;
 }
 
@@ -439,8 +441,8 @@ pto_status valueMapAt(pto_run_context* ctx, pto_value value, size_t index, pto_s
         ir::Map* m = asMap(ctx, v);
         if (!m) return PTO_ERR_WRONG_KIND;
         if (index >= m->size) return PTO_ERR_OUT_OF_RANGE;
-        *key = str(ctx->doc.keys().name(m->items[index].key));
-        *out = fromValue(ctx, ValueSlot{&m->items[index].value, nullptr, m, m->items});
+        *key = str(ctx->doc.keys().name(m->keyAt(index)));
+        *out = fromValue(ctx, ValueSlot{&m->values[index], nullptr, m, m->values});
         return PTO_OK;
     });
 }
@@ -451,9 +453,9 @@ pto_status valueMapFind(pto_run_context* ctx, pto_value value, pto_string key, p
     return guarded([&] {
         ir::Map* m = asMap(ctx, v);
         if (!m) return PTO_ERR_WRONG_KIND;
-        for (ir::Member& member : *m)
+        for (ir::Member member : *m)
             if (ctx->doc.keys().name(member.key) == view(key)) {
-                *out = fromValue(ctx, ValueSlot{&member.value, nullptr, m, m->items});
+                *out = fromValue(ctx, ValueSlot{&member.value, nullptr, m, m->values});
                 return PTO_OK;
             }
         return PTO_ERR_NOT_FOUND;

@@ -37,7 +37,7 @@ struct ValueSlot {
     const ir::Array* array = nullptr;  ///< the container, if the slot is an array element
     const ir::Map* map = nullptr;      ///< the container, if the slot is a map member
     const void* items = nullptr;       ///< the container's buffer when the handle was made
-    bool stale() const { return (array && array->items != items) || (map && map->items != items); }
+    bool stale() const { return (array && array->items != items) || (map && map->values != items); }
 };
 
 /// A pass option's value (pto_option_desc), already checked against its declared type.

@@ -114,7 +114,7 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     while (!work.empty()) {
         Node* n = work.back();
         work.pop_back();
-        for (ir::Member& m : n->fields) ir::forEachNodeSlot(m.value, [&](Value& edge) { enter(edge.n); });
+        for (ir::Member m : n->fields) ir::forEachNodeSlot(m.value, [&](Value& edge) { enter(edge.n); });
     }
     // Find the slots first; refuse before changing anything if one of them only takes a Var.
     std::vector<Value*> slots;
@@ -123,7 +123,7 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     while (!work.empty() && refusal.empty()) {
         Node* n = work.back();
         work.pop_back();
-        for (ir::Member& m : n->fields) {
+        for (ir::Member m : n->fields) {
             const ir::NodeClass cls = ir::fieldNodeClass(n->type, m.key);
             ir::forEachNodeSlot(m.value, [&](Value& edge) {
                 if (edge.n != v) return enter(edge.n);

@@ -67,7 +67,8 @@ pto_status valueMakeMap(pto_run_context* ctx, const pto_string* keys, const pto_
         Value* v = toValue(ctx, values[i]);
         if (!v || (!keys[i].data && keys[i].size))
             return fail(ctx, PTO_ERR_INVALID_HANDLE, "entry " + std::to_string(i) + " has no live value or key");
-        uint32_t key = ctx->doc.keys().intern(view(keys[i]));
+        uint32_t key = keyId(ctx, view(keys[i]));
+        if (key == ir::KeyTable::kFull) return PTO_ERR_INVALID_ARGUMENT;
         if (m->find(key))
             return fail(ctx, PTO_ERR_INVALID_ARGUMENT, "key '" + std::string(view(keys[i])) + "' is given twice");
         ctx->doc.set(*m, key, ir::copyValue(ctx->doc, *v));

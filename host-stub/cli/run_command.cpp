@@ -26,7 +26,7 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
     run->add_flag("--print-ir-after-failure", cli.file.printAfterFailure,
                   "print the program as a failing pass left it");
     run->add_option("--dump-ir", cli.file.dumpDir, "write the program after each pass to DIR/NN_after_<Pass>.py");
-    run->add_flag("--time-passes", cli.file.timePasses, "report the time of every phase on stderr");
+    run->add_flag("--time-passes", cli.file.timePasses, "report the time and peak memory of every phase on stderr");
     cli.addVerifyFlag(run);
     cli.addIsolationOptions(run);
     return {run, [&cli, args, printAfter] {

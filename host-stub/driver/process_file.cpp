@@ -1,5 +1,7 @@
 #include "driver/process_file.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -63,9 +65,12 @@ FileReport writeProgram(const ir::Document& doc, const std::string& output, cons
 void PhaseTimer::lap(FileReport& report, const std::string& what) {
     if (!on_) return;
     auto now = std::chrono::steady_clock::now();
+    // The peak resident size so far shows which phase grew the process (memory is time on these machines).
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
     char line[256];
-    std::snprintf(line, sizeof line, "time: %-55s %9.4f s\n", what.c_str(),
-                  std::chrono::duration<double>(now - last_).count());
+    std::snprintf(line, sizeof line, "time: %-55s %9.4f s   peak %7.1f MiB\n", what.c_str(),
+                  std::chrono::duration<double>(now - last_).count(), static_cast<double>(usage.ru_maxrss) / 1024);
     report.messages += line;
     last_ = now;
 }

@@ -51,7 +51,8 @@ struct FileReport {
     int notes = 0;
 };
 
-/// --time-passes: each phase's time from the end of the one before, as report lines.
+/// --time-passes: each phase's time from the end of the one before, and the process's peak resident size
+/// at its end, as report lines.
 class PhaseTimer {
 public:
     explicit PhaseTimer(bool on) : on_(on) {}

@@ -52,7 +52,7 @@ public:
 
     size_t bytesReserved() const { return reserved_; }
 
-private:
+    /// Uninitialised storage of `size` bytes aligned to `align` (a power of two).
     void* allocBytes(size_t size, size_t align) {
         size_t start = (used_ + align - 1) & ~(align - 1);
         if (blocks_.empty() || start + size > capacity_) {
@@ -63,6 +63,7 @@ private:
         return blocks_.back().get() + start;
     }
 
+private:
     void grow(size_t atLeast) {
         // Blocks grow geometrically (64 KiB .. 8 MiB) so small documents stay small and large ones do few
         // allocations; pages of a block are only touched as objects are placed in them.

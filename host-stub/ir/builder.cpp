@@ -99,7 +99,13 @@ bool Builder::startMap(uint32_t sizeHint, uint64_t offset) {
 
 bool Builder::key(std::string_view name) {
     if (failed_) return false;
-    frames_.back().pendingKey = doc_.keys().intern(name);
+    uint32_t id = doc_.keys().intern(name);
+    if (id == KeyTable::kFull) {
+        fail("more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
+             "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
+        return false;
+    }
+    frames_.back().pendingKey = id;
     return true;
 }
 
@@ -114,6 +120,18 @@ bool Builder::endArray() {
     scratch_.resize(fr.base);
     scratchKeys_.resize(fr.base);
     return add(Value::array(a));
+}
+
+Map* Builder::newMapOf(const std::vector<KeyedValue>& members) {
+    auto count = static_cast<uint32_t>(members.size());
+    Map* m = doc_.newMap(count);
+    uint16_t* keys = m->keys();
+    for (uint32_t i = 0; i < count; ++i) {
+        m->values[i] = members[i].value;
+        keys[i] = static_cast<uint16_t>(members[i].key);
+    }
+    m->size = count;
+    return m;
 }
 
 // For an error message only: a search of both tables.
@@ -137,11 +155,11 @@ bool Builder::endMap() {
     auto count = static_cast<uint32_t>(scratch_.size() - fr.base);
 
     // Members in canonical (byte) order; pypto writes them sorted, so sorting is normally a no-op.
-    std::vector<Member>& members = members_;
+    std::vector<KeyedValue>& members = members_;
     members.resize(count);
-    for (uint32_t i = 0; i < count; ++i) members[i] = Member{scratchKeys_[fr.base + i], scratch_[fr.base + i]};
+    for (uint32_t i = 0; i < count; ++i) members[i] = KeyedValue{scratchKeys_[fr.base + i], scratch_[fr.base + i]};
     const KeyTable& keys = doc_.keys();
-    auto byName = [&](const Member& a, const Member& b) { return keys.less(a.key, b.key); };
+    auto byName = [&](const KeyedValue& a, const KeyedValue& b) { return keys.less(a.key, b.key); };
     if (!std::is_sorted(members.begin(), members.end(), byName))
         std::stable_sort(members.begin(), members.end(), byName);
     for (uint32_t i = 1; i < count; ++i) {
@@ -156,7 +174,7 @@ bool Builder::endMap() {
     scratchKeys_.resize(fr.base);
 
     auto find = [&](uint32_t key) -> const Value* {
-        for (const Member& m : members)
+        for (const KeyedValue& m : members)
             if (m.key == key) return &m.value;
         return nullptr;
     };
@@ -198,9 +216,14 @@ bool Builder::endMap() {
         if (lookupId(id->u))
             return failHere(K::id, "duplicate node id " + std::to_string(id->u),
                             "another node already has this id; every node id must be unique");
+        uint32_t typeId = doc_.keys().intern(type->strView());
+        if (typeId == KeyTable::kFull)
+            return failHere(K::type,
+                            "more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
+                            "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
         Map fieldMembers = *fields->m;
         doc_.arena().giveBackLast(fields->m, sizeof(Map));  // the header is not needed: it moves into the node
-        Node* registered = doc_.newNode(doc_.keys().intern(type->strView()), 0);
+        Node* registered = doc_.newNode(typeId, 0);
         offsets_.push_back(offset32);
         registered->fields = fieldMembers;
         uint64_t dense = byDenseId_.size();
@@ -266,7 +289,7 @@ bool Builder::endMap() {
     // A node's fields map is never shared: the node takes over its members (and edits them in place).
     bool nodeFields = !frames_.empty() && frames_.back().isMap && frames_.back().pendingKey == K::fields;
     if (count <= kMaxSharedTypeMembers && !nodeFields && find(K::type_kind)) {
-        auto scalar = [](const Member& mb) {
+        auto scalar = [](const KeyedValue& mb) {
             Kind k = mb.value.kind;
             return k == Kind::Str || k == Kind::UInt || k == Kind::Int || k == Kind::Bool;
         };
@@ -274,8 +297,8 @@ bool Builder::endMap() {
             auto same = [&](const Map* shared) {
                 if (shared->size != count) return false;
                 for (uint32_t i = 0; i < count; ++i) {
-                    const Member& a = shared->items[i];
-                    const Member& b = members[i];
+                    const Member a = shared->at(i);
+                    const KeyedValue& b = members[i];
                     if (a.key != b.key || a.value.kind != b.value.kind) return false;
                     if (a.value.kind == Kind::Str ? a.value.strView() != b.value.strView() : a.value.u != b.value.u)
                         return false;
@@ -285,19 +308,14 @@ bool Builder::endMap() {
             for (const Map* shared : sharedTypes_)
                 if (same(shared)) return add(Value::map(const_cast<Map*>(shared)));
             if (sharedTypes_.size() < kMaxSharedTypes) {
-                Map* m = doc_.newMap(count);
-                std::copy(members.begin(), members.end(), m->items);
-                m->size = count;
+                Map* m = newMapOf(members);
                 sharedTypes_.push_back(m);
                 return add(Value::map(m));
             }
         }
     }
 
-    Map* m = doc_.newMap(count);
-    std::copy(members.begin(), members.end(), m->items);
-    m->size = count;
-    return add(Value::map(m));
+    return add(Value::map(newMapOf(members)));
 }
 
 bool Builder::finish() {

@@ -53,6 +53,10 @@ public:
     bool finish();
 
 private:
+    struct KeyedValue {
+        uint32_t key;
+        Value value;
+    };
     struct Frame {
         bool isMap;
         uint32_t base;    // first index of this container's items in scratch_
@@ -61,7 +65,7 @@ private:
     };
 
     bool add(Value v);
-    bool endMapAsNode(uint32_t base, uint64_t offset);
+    Map* newMapOf(const std::vector<KeyedValue>& members);
     Node* lookupId(uint64_t id) const;
     uint64_t idOf(const Node& node) const;
     std::string currentPointer() const;
@@ -70,7 +74,7 @@ private:
     std::vector<Frame> frames_;
     std::vector<Value> scratch_;
     std::vector<uint32_t> scratchKeys_;  // parallel to scratch_ for map members
-    std::vector<Member> members_;        // the map being closed by endMap
+    std::vector<KeyedValue> members_;    // the map being closed by endMap, in key order
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
     std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins)

@@ -39,6 +39,7 @@ size_t ShortStringHash::operator()(std::string_view s) const noexcept {
 uint32_t KeyTable::intern(std::string_view name) {
     auto it = ids_.find(name);
     if (it != ids_.end()) return it->second;
+    if (names_.size() >= kMaxNames) return kFull;
     std::string_view owned = arena_.copy(name);
     auto id = static_cast<uint32_t>(names_.size());
     names_.push_back(owned);
@@ -65,8 +66,7 @@ Node* Document::newNode(uint32_t type, uint32_t memberCapacity) {
     Node* node = arena_.make<Node>();
     node->type = type;
     node->index = static_cast<uint32_t>(nodes_.size());
-    node->fields.cap = memberCapacity;
-    node->fields.items = memberCapacity ? arena_.allocArray<Member>(memberCapacity) : nullptr;
+    node->fields = mapStorage(memberCapacity);
     nodes_.push_back(node);
     nodeTypes_.push_back(type);
     return node;
@@ -79,11 +79,20 @@ Array* Document::newArray(uint32_t capacity) {
     return a;
 }
 
+Map Document::mapStorage(uint32_t capacity) {
+    Map m;
+    m.cap = capacity;
+    if (capacity)
+        m.values =
+            static_cast<Value*>(arena_.allocBytes((sizeof(Value) + sizeof(uint16_t)) * capacity, alignof(Value)));
+    return m;
+}
+
 Map* Document::newMap(uint32_t capacity) {
-    // Items first, so that the header is the arena's last allocation (see Builder: a node's fields map
+    // Members first, so that the header is the arena's last allocation (see Builder: a node's fields map
     // moves into the node, and its header is given back).
-    Member* items = capacity ? arena_.allocArray<Member>(capacity) : nullptr;
-    return arena_.make<Map>(Map{0, capacity, items});
+    Map storage = mapStorage(capacity);
+    return arena_.make<Map>(storage);
 }
 
 namespace {
@@ -153,8 +162,9 @@ void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t co
 
 void Document::set(Map& map, uint32_t key, Value v) {
     // Nodes are mostly built in key order: then the new key goes last and need not be searched for.
-    if (map.size < map.cap && (map.size == 0 || keys_.less(map.items[map.size - 1].key, key))) {
-        map.items[map.size++] = Member{key, v};
+    if (map.size < map.cap && (map.size == 0 || keys_.less(map.keyAt(map.size - 1), key))) {
+        map.values[map.size] = v;
+        map.keys()[map.size++] = static_cast<uint16_t>(key);
         return;
     }
     if (Value* existing = map.find(key)) {
@@ -162,11 +172,17 @@ void Document::set(Map& map, uint32_t key, Value v) {
         return;
     }
     uint32_t at = 0;
-    while (at < map.size && keys_.less(map.items[at].key, key)) ++at;
-    growTo(arena_, map.items, map.size, map.cap, map.size + 1, at < map.size);
-    std::memmove(static_cast<void*>(map.items + at + 1), map.items + at, sizeof(Member) * (map.size - at));
-    map.items[at] = Member{key, v};
-    ++map.size;
+    while (at < map.size && keys_.less(map.keyAt(at), key)) ++at;
+    // A new buffer whenever the member does not go last (as growTo does for arrays), with room to grow.
+    Map next = mapStorage(map.size < map.cap ? map.cap : std::max<uint32_t>(map.size + 1, map.cap ? map.cap * 2 : 4));
+    std::memcpy(static_cast<void*>(next.values), map.values, sizeof(Value) * at);
+    std::memcpy(static_cast<void*>(next.values + at + 1), map.values + at, sizeof(Value) * (map.size - at));
+    std::memcpy(next.keys(), map.keys(), sizeof(uint16_t) * at);
+    std::memcpy(next.keys() + at + 1, map.keys() + at, sizeof(uint16_t) * (map.size - at));
+    next.values[at] = v;
+    next.keys()[at] = static_cast<uint16_t>(key);
+    next.size = map.size + 1;
+    map = next;
 }
 
 }  // namespace ptoplug::ir

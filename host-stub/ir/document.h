@@ -56,13 +56,22 @@ struct Array {
     Value* end() const;
 };
 
+/// A map's members are `cap` values and, in the same allocation after them, `cap` 16-bit key ids (sorted
+/// by key name in byte order, unique): 18 bytes a member instead of 24 for {key, value} pairs, for the
+/// millions of node fields a large program has.
 struct Map {
+    class Iterator;
     uint32_t size = 0;
     uint32_t cap = 0;
-    Member* items = nullptr;  ///< sorted by key name (byte order), keys unique
-    Member* begin() const { return items; }
-    Member* end() const;
-    Member* findMember(uint32_t key) const;
+    Value* values = nullptr;
+
+    uint16_t* keys() const;
+    uint32_t keyAt(uint32_t i) const { return keys()[i]; }
+    Member at(uint32_t i) const;
+    Iterator begin() const;
+    Iterator end() const;
+    /// The index of `key`, or size if absent.
+    uint32_t indexOf(uint32_t key) const;
     Value* find(uint32_t key) const;
 };
 
@@ -152,9 +161,25 @@ struct Value {
 };
 static_assert(sizeof(Value) == 16);
 
+/// One member of a Map, as its iterator gives it: the key and the value in place.
 struct Member {
     uint32_t key;
-    Value value;
+    Value& value;
+};
+
+class Map::Iterator {
+public:
+    Iterator(const Map* map, uint32_t i) : map_(map), i_(i) {}
+    Member operator*() const { return map_->at(i_); }
+    Iterator& operator++() {
+        ++i_;
+        return *this;
+    }
+    bool operator!=(const Iterator& other) const { return i_ != other.i_; }
+
+private:
+    const Map* map_;
+    uint32_t i_;
 };
 
 /// 24 bytes: a large program has hundreds of thousands. Where a node was in its input is known only
@@ -198,22 +223,26 @@ void forEachNodeSlot(V& v, F&& f) {
             for (auto& item : *v.a) forEachNodeSlot(item, f);
             return;
         case Kind::Map:
-            for (auto& m : *v.m) forEachNodeSlot(m.value, f);
+            for (auto m : *v.m) forEachNodeSlot(m.value, f);
             return;
         default: return;
     }
 }
 
 inline Value* Array::end() const { return items + size; }
-inline Member* Map::end() const { return items + size; }
-inline Member* Map::findMember(uint32_t key) const {
+inline uint16_t* Map::keys() const { return reinterpret_cast<uint16_t*>(values + cap); }
+inline Member Map::at(uint32_t i) const { return Member{keys()[i], values[i]}; }
+inline Map::Iterator Map::begin() const { return {this, 0}; }
+inline Map::Iterator Map::end() const { return {this, size}; }
+inline uint32_t Map::indexOf(uint32_t key) const {
+    const uint16_t* k = keys();
     for (uint32_t i = 0; i < size; ++i)
-        if (items[i].key == key) return &items[i];
-    return nullptr;
+        if (k[i] == key) return i;
+    return size;
 }
 inline Value* Map::find(uint32_t key) const {
-    Member* m = findMember(key);
-    return m ? &m->value : nullptr;
+    uint32_t i = indexOf(key);
+    return i < size ? &values[i] : nullptr;
 }
 
 /// A hash for short strings (keys, names): the length and the first and last eight bytes, a fraction
@@ -222,12 +251,17 @@ struct ShortStringHash {
     size_t operator()(std::string_view s) const noexcept;
 };
 
-/// Interned names of map keys and node types. Ids below K::kCount are the known names.
+/// Interned names of map keys and node types. Ids below K::kCount are the known names. Ids fit in 16 bits
+/// (Map stores them so); pypto IR uses a few hundred names.
 class KeyTable {
 public:
+    static constexpr uint32_t kMaxNames = UINT16_MAX;
+    static constexpr uint32_t kFull = UINT32_MAX;
     explicit KeyTable(Arena& arena);
+    /// The id of `name`, interning it if new; kFull if it is new and kMaxNames names are interned already.
     uint32_t intern(std::string_view name);
     std::string_view name(uint32_t id) const { return names_[id]; }
+    uint32_t size() const { return static_cast<uint32_t>(names_.size()); }
     /// Key ids compare in the byte order of their names (the canonical key order). Known names
     /// compare by a precomputed rank: maps are sorted on every read and write, so this is hot.
     bool less(uint32_t a, uint32_t b) const {
@@ -265,6 +299,8 @@ public:
     Node* newNode(uint32_t type, uint32_t memberCapacity);
     Array* newArray(uint32_t capacity);
     Map* newMap(uint32_t capacity);
+    /// Room for `capacity` members, for a Map held by value (a node's fields).
+    Map mapStorage(uint32_t capacity);
     Value newString(std::string_view text) { return Value::str(arena_.copy(text)); }
     /// A span value: packed into the Value itself when its file is one of the first 65535 file names and
     /// its columns are below 65535 (always, in practice: no allocation for the span every node has),
@@ -274,7 +310,8 @@ public:
     Span span(const Value& v) const;
     void push(Array& array, Value v);
     void insert(Array& array, uint32_t at, const Value* first, uint32_t count);
-    /// Sets `key` in `map`, keeping members sorted; replaces an existing member's value.
+    /// Sets `key` (an id below KeyTable::kMaxNames) in `map`, keeping members sorted; replaces an existing
+    /// member's value.
     void set(Map& map, uint32_t key, Value v);
 
 private:

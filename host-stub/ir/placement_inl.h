@@ -33,7 +33,7 @@ void forEachFieldInOrder(const Node& node, bool readOrder, F&& f) {
     }
     const std::vector<uint32_t>& order = readOrder ? schema->readOrder : schema->emitOrder;
     for (uint32_t key : order)
-        if (const Member* m = node.fields.findMember(key)) f(*m);
+        if (uint32_t i = node.fields.indexOf(key); i < node.fields.size) f(node.fields.at(i));
     const std::vector<uint8_t>& ranks = readOrder ? schema->readRank : schema->emitRank;
     for (const Member& m : node.fields)
         if (detail::rankOf(ranks, m.key) == kRankUnlisted) f(m);

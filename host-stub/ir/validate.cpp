@@ -82,7 +82,7 @@ public:
         auto push = [&](Node* n) {
             state[n->index] = 1;
             size_t begin = kids.size();
-            for (Member& m : n->fields) collectEdges(m.value, kids);
+            for (Member m : n->fields) collectEdges(m.value, kids);
             stack_.push_back(Frame{n, begin, begin});
             if (stack_.size() > kMaxNodeDepth)
                 return failAt(&root, "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep",
@@ -208,12 +208,12 @@ private:
                 for (Value& item : *v.a) walk(item);
                 return;
             case Kind::Map:
-                for (Member& m : *v.m) walk(m.value);
+                for (Member m : *v.m) walk(m.value);
                 return;
             case Kind::Node: {
                 uint32_t saved = nearestNodeOffset_;
                 nearestNodeOffset_ = offsetOf(*v.n);
-                for (Member& m : v.n->fields) walk(m.value);
+                for (Member m : v.n->fields) walk(m.value);
                 if (const NodeSchema* schema = schemaFor(v.n->type)) checkNode(v, *schema);
                 nearestNodeOffset_ = saved;
                 return;
@@ -517,7 +517,7 @@ private:
         auto push = [&](Node* n) {
             state[n->index] = 1;
             size_t begin = kids.size();
-            for (Member& m : n->fields) collectEdges(m.value, kids);
+            for (Member m : n->fields) collectEdges(m.value, kids);
             stack.push_back(Frame{n, begin, begin});
         };
         for (Node* start : nodes) {

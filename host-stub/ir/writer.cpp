@@ -35,8 +35,8 @@ public:
             case Kind::Map:
                 emit_.beginMap(v.m->size);
                 for (uint32_t i = 0; i < v.m->size; ++i) {
-                    if (!key(i, v.m->items[i])) return false;
-                    if (!value(v.m->items[i].value)) return false;
+                    if (!key(i, v.m->at(i))) return false;
+                    if (!value(v.m->values[i])) return false;
                 }
                 emit_.endMap(v.m->size);
                 return true;
@@ -55,8 +55,8 @@ public:
                 emit_.key(0, "fields");
                 emit_.beginMap(n.fields.size);
                 for (uint32_t i = 0; i < n.fields.size; ++i) {
-                    if (!key(i, n.fields.items[i])) return false;
-                    if (!value(n.fields.items[i].value)) return false;
+                    if (!key(i, n.fields.at(i))) return false;
+                    if (!value(n.fields.values[i])) return false;
                 }
                 emit_.endMap(n.fields.size);
                 emit_.key(1, "id");

@@ -390,6 +390,7 @@ TEST_F(HostTable11, SetFieldIsCheckedAndLeavesTheNodeUnchangedOnError) {
         EXPECT_ERR(h->node_set_field(ctx, ret, PTO_FIELD_VALUE, fn), PTO_ERR_INVALID_ARGUMENT, "a cycle");
         EXPECT_EQ(h->node_set_field(ctx, ret, PTO_FIELD_VALUE, body), PTO_ERR_INVALID_ARGUMENT);  // not a list
         EXPECT_ERR(h->node_set_field(ctx, ret, 0x7000, str), PTO_ERR_NOT_FOUND, "no such field id");
+        EXPECT_ERR(h->node_set_field(ctx, ret, 0x10000 + 99999, str), PTO_ERR_NOT_FOUND, "no such field id");
         uint32_t newField = 0;
         EXPECT_EQ(h->field_from_name(ctx, S("requires_runtime_binding"), &newField), PTO_OK);
         EXPECT_ERR(h->node_set_field(ctx, chip, newField, str), PTO_ERR_INVALID_ARGUMENT,

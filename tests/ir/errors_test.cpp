@@ -207,6 +207,15 @@ TEST(ReadErrors, ArgDirectionsMustMatchTheArgs) {
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0/fields/attrs/0/value/value");
 }
 
+// Map keys are stored as 16-bit ids: a file with more distinct names than that is refused, not truncated.
+TEST(ReadErrors, MoreDistinctKeysThanTheKeyTableHolds) {
+    std::string many = R"({"fields":{"elements":[],"odd":{)";
+    for (int i = 0; i < 70000; ++i) many += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
+    many += R"(}},"id":0,"type":"MakeTuple"})";
+    Error e = expectError(many, "more than 65535 distinct map keys");
+    EXPECT_EQ(e.pointer, "/fields/odd");  // the map where the table ran out
+}
+
 TEST(ReadErrors, UnknownTypeKind) {
     Error e = expectError(replaced(kProgram, R"("type_kind": "TensorType")", R"("type_kind": "TensorTyp")"),
                           "unknown type_kind 'TensorTyp'");
