@@ -8,7 +8,7 @@ enum class Pass { AssignIds, PlaceByReadOrder, PlaceRemaining };
 class Placer {
 public:
     Placer(const Document& doc, Layout& layout) : layout_(layout) {
-        layout_.ids.assign(doc.nodes().size(), UINT64_MAX);
+        layout_.ids.assign(doc.nodes().size(), UINT32_MAX);
         layout_.fullAt.assign(doc.nodes().size(), nullptr);
     }
 
@@ -24,6 +24,14 @@ public:
     }
 
 private:
+    static bool holdsContainers(const Map& map) {
+        for (uint32_t i = 0; i < map.size; ++i) {
+            Kind k = map.values[i].kind;
+            if (k == Kind::Array || k == Kind::Map || k == Kind::Node || k == Kind::Ref) return true;
+        }
+        return false;
+    }
+
     bool readOrder() const { return pass_ == Pass::PlaceByReadOrder; }
 
     void visit(const Value& v, uint32_t parentKey) {
@@ -32,7 +40,9 @@ private:
                 for (const Value& item : *v.a) visit(item, parentKey);
                 return;
             case Kind::Map:
-                forEachMemberInOrder(*v.m, parentKey, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+                // Most maps (types, ops, attrs) hold no node: their member order does not matter then.
+                if (holdsContainers(*v.m))
+                    forEachMemberInOrder(*v.m, parentKey, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
                 return;
             case Kind::Node:
             case Kind::Ref: visitNode(v); return;
@@ -45,7 +55,7 @@ private:
         bool descend = false;
         switch (pass_) {
             case Pass::AssignIds:
-                if (layout_.ids[n.index] == UINT64_MAX) {
+                if (layout_.ids[n.index] == UINT32_MAX) {
                     layout_.ids[n.index] = nextId_++;
                     descend = true;
                 }
@@ -64,8 +74,8 @@ private:
 
     Layout& layout_;
     Pass pass_ = Pass::AssignIds;
-    uint64_t nextId_ = 0;
-    uint64_t placed_ = 0;
+    uint32_t nextId_ = 0;
+    uint32_t placed_ = 0;
 };
 
 }  // namespace

@@ -13,7 +13,7 @@
 namespace ptoplug::ir {
 
 struct Layout {
-    std::vector<uint64_t> ids;         ///< output id per Node::index (UINT64_MAX: unreachable node)
+    std::vector<uint32_t> ids;         ///< output id per Node::index (UINT32_MAX: unreachable node)
     std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
 };
 
