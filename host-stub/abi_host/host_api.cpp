@@ -1,26 +1,30 @@
 // The host function table over the IR core. Every entry validates its arguments and catches every
 // exception: nothing but a status crosses the ABI.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <new>
 
+#include <algorithm>
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "abi_host/walk.h"
+
 #include "ir/placement.h"
 #include "ir/rewrite.h"
 #include "ir/schema.h"
 
 namespace ptoplug::host::table {
 
-bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
-    // Iterative, with per-node stamps reused across calls (no clearing per check).
-    if (from == target) return true;
-    ctx->seen.resize(ctx->doc.nodes().size(), 0);
-    const uint32_t stamp = ++ctx->seenStamp;
+namespace {
+
+// One search from `from` for `target`; `visit(n)` marks n and says whether to walk on from it (false:
+// seen before, or the caller gives up).
+template <class Visit>
+bool search(pto_run_context* ctx, Node* from, const Node* target, Visit&& visit) {
     std::vector<Node*>& work = ctx->reachWork;  // reused: one check per rewrite, no allocation each
     work.assign(1, from);
-    ctx->seen[from->index] = stamp;
+    visit(from);
     bool found = false;
     while (!work.empty() && !found) {
         Node* n = work.back();
@@ -28,12 +32,37 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
         for (ir::Member m : n->fields)
             ir::forEachNodeSlot(m.value, [&](Value& edge) {
                 found = found || edge.n == target;
-                if (ctx->seen[edge.n->index] == stamp) return;
-                ctx->seen[edge.n->index] = stamp;
-                work.push_back(edge.n);
+                if (visit(edge.n)) work.push_back(edge.n);
             });
     }
     return found;
+}
+
+}  // namespace
+
+bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
+    if (from == target) return true;
+    // Most checks walk a few nodes (a new Var, a new call): a short visited list serves them without a
+    // stamp per node of the whole document (memory is time here). Larger walks use the stamps, which
+    // are reused across calls (no clearing per check).
+    constexpr size_t kSmallWalk = 64;
+    std::vector<Node*>& visited = ctx->reachVisited;
+    visited.clear();
+    bool tooLarge = false;
+    bool found = search(ctx, from, target, [&](Node* n) {
+        if (tooLarge || std::find(visited.begin(), visited.end(), n) != visited.end()) return false;
+        tooLarge = visited.size() == kSmallWalk;
+        visited.push_back(n);
+        return !tooLarge;
+    });
+    if (found || !tooLarge) return found;
+    ctx->seen.resize(ctx->doc.nodes().size(), 0);
+    const uint32_t stamp = ++ctx->seenStamp;
+    return search(ctx, from, target, [&](Node* n) {
+        if (ctx->seen[n->index] == stamp) return false;
+        ctx->seen[n->index] = stamp;
+        return true;
+    });
 }
 
 std::string_view typeName(pto_run_context* ctx, const Node* n) { return ctx->doc.keys().name(n->type); }

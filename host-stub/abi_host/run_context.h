@@ -76,7 +76,8 @@ struct pto_run_context {
     std::vector<ptoplug::host::ValueSlot> values;  ///< pto_value handles: index + 1
     std::vector<uint32_t> seen;                    ///< per node: the cycle check's visit stamp
     uint32_t seenStamp = 0;
-    std::vector<ptoplug::ir::Node*> reachWork;  ///< the cycle check's work list
+    std::vector<ptoplug::ir::Node*> reachWork;     ///< the cycle check's work list
+    std::vector<ptoplug::ir::Node*> reachVisited;  ///< the cycle check's visited nodes, while few
     ptoplug::ir::PendingStmtEdits edits;
     ptoplug::host::RunSettings settings;
     std::string lastError;                  ///< last_error: the most recent failing call's message

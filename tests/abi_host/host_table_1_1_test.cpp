@@ -371,6 +371,32 @@ TEST_F(HostTable11, CreateNodeChecksFieldsAsTheReaderDoes) {
     EXPECT_EQ(printed(), original);  // created nodes that were never placed are not written
 }
 
+// The cycle check walks from the new value; a long chain (past its short-walk list) is followed to the end.
+TEST_F(HostTable11, ACycleThroughALongChainIsRefused) {
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_value none{};
+        EXPECT_EQ(h->value_make_array(ctx, nullptr, 0, &none), PTO_OK);
+        pto_field_value leaf[] = {{S("elements"), none}};
+        pto_node innermost{};
+        EXPECT_EQ(h->create_node(ctx, S("MakeTuple"), leaf, 1, &innermost), PTO_OK);
+        pto_node outer = innermost;
+        for (int i = 0; i < 200; ++i) {
+            pto_value inner{}, list{};
+            EXPECT_EQ(h->value_make_node(ctx, outer, &inner), PTO_OK);
+            EXPECT_EQ(h->value_make_array(ctx, &inner, 1, &list), PTO_OK);
+            pto_field_value wrap[] = {{S("elements"), list}};
+            EXPECT_EQ(h->create_node(ctx, S("MakeTuple"), wrap, 1, &outer), PTO_OK);
+        }
+        pto_value top{}, list{};
+        EXPECT_EQ(h->value_make_node(ctx, outer, &top), PTO_OK);
+        EXPECT_EQ(h->value_make_array(ctx, &top, 1, &list), PTO_OK);
+        EXPECT_ERR(h->node_set_field(ctx, innermost, PTO_FIELD_ELEMENTS, list), PTO_ERR_INVALID_ARGUMENT, "a cycle");
+        EXPECT_EQ(h->node_set_field(ctx, outer, PTO_FIELD_ELEMENTS, none), PTO_OK);  // no cycle: accepted
+        return PTO_OK;
+    });
+}
+
 TEST_F(HostTable11, SetFieldIsCheckedAndLeavesTheNodeUnchangedOnError) {
     run([](const pto_host_api* h, pto_run_context* ctx) {
         T t{h, ctx};
