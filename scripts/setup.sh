@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs, only those missing. Safe to run repeatedly.
 set -euo pipefail
-packages=(cmake g++ make libgtest-dev libbenchmark-dev rapidjson-dev libmsgpack-cxx-dev libcli11-dev
+packages=(cmake g++ make libgtest-dev libbenchmark-dev rapidjson-dev libmsgpack-cxx-dev libcli11-dev robin-map-dev
           nlohmann-json3-dev libssl-dev clang libclang-rt-14-dev python3-dev pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -75,9 +75,10 @@ bool Builder::f32(float v) { return add(Value::f32(v)); }
 
 bool Builder::string(std::string_view text) {
     if (text.size() > kMaxPooledString) return add(doc_.newString(text));
-    auto it = strings_.find(text);
-    if (it == strings_.end()) it = strings_.insert(doc_.arena().copy(text)).first;
-    return add(Value::str(*it));
+    const NameKey key(text);
+    auto it = strings_.find(key);
+    if (it == strings_.end()) it = strings_.insert(NameKey(doc_.arena().copy(text))).first;
+    return add(Value::str(it->text));
 }
 
 bool Builder::startArray(uint32_t /*sizeHint*/, uint64_t offset) {
@@ -291,7 +292,7 @@ bool Builder::endMap() {
     bool nodeFields = !frames_.empty() && frames_.back().isMap && frames_.back().pendingKey == K::fields;
     if (count == 2 && !nodeFields && members[0].key == K::is_global_var && members[1].key == K::name &&
         members[0].value.kind == Kind::Bool && members[1].value.kind == Kind::Str) {
-        const Map*& shared = sharedOps_[members[0].value.b ? 1 : 0][members[1].value.strView()];
+        const Map*& shared = sharedOps_[members[0].value.b ? 1 : 0][NameKey(members[1].value.strView())];
         if (!shared) shared = newMapOf(members);
         return add(Value::map(const_cast<Map*>(shared)));
     }

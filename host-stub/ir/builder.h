@@ -8,7 +8,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "base/error.h"
@@ -81,9 +80,9 @@ private:
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;
-    std::unordered_map<std::string_view, const Map*, ShortStringHash> sharedOps_[2];  ///< by is_global_var, name
+    StringMap<const Map*> sharedOps_[2];  ///< by is_global_var, name
     static constexpr size_t kMaxPooledString = 64;
-    std::unordered_set<std::string_view, ShortStringHash> strings_;
+    StringSet strings_;
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;

@@ -23,27 +23,25 @@ const uint16_t* KeyTable::knownRank() {
     return ranks.data();
 }
 
-size_t ShortStringHash::operator()(std::string_view s) const noexcept {
+NameKey::NameKey(std::string_view s) : text(s) {
     const size_t n = s.size();
-    uint64_t head = 0, tail = 0;
     if (n >= 8) {
         std::memcpy(&head, s.data(), 8);
         std::memcpy(&tail, s.data() + n - 8, 8);
     } else {
         for (size_t i = 0; i < n; ++i) head = head << 8 | static_cast<unsigned char>(s[i]);
     }
-    uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ n) * 0xFF51AFD7ED558CCDULL;
-    return static_cast<size_t>(h ^ (h >> 32));
 }
 
 uint32_t KeyTable::intern(std::string_view name) {
-    auto it = ids_.find(name);
+    const NameKey key(name);
+    auto it = ids_.find(key);
     if (it != ids_.end()) return it->second;
     if (names_.size() >= kMaxNames) return kFull;
     std::string_view owned = arena_.copy(name);
     auto id = static_cast<uint32_t>(names_.size());
     names_.push_back(owned);
-    ids_.emplace(owned, id);
+    ids_.emplace(NameKey(owned), id);
     return id;
 }
 
@@ -109,11 +107,11 @@ Value Document::makeSpan(const Span& span) {
     bool packable = span.beginLine >= -1 && span.endLine >= -1 && span.beginColumn >= -1 && span.endColumn >= -1 &&
                     span.beginColumn <= kMaxPackedColumn && span.endColumn <= kMaxPackedColumn;
     if (packable) {
-        auto it = spanFileIds_.find(span.file);
+        auto it = spanFileIds_.find(NameKey(span.file));
         if (it == spanFileIds_.end() && spanFiles_.size() < kMaxPackedFiles) {
             std::string_view owned = arena_.copy(span.file);
             spanFiles_.push_back(owned);
-            it = spanFileIds_.emplace(owned, static_cast<uint16_t>(spanFiles_.size() - 1)).first;
+            it = spanFileIds_.emplace(NameKey(owned), static_cast<uint16_t>(spanFiles_.size() - 1)).first;
         }
         if (it != spanFileIds_.end()) {
             v.packed = 1;

@@ -160,6 +160,23 @@ TEST(ReadErrors, TrailingData) {
     EXPECT_NE(doc.error().message.find("trailing bytes"), std::string::npos);
 }
 
+// JSON text is UTF-8: a string or key that is not (an overlong form, a surrogate, a stray continuation
+// byte, past the first eight ASCII bytes or within them) is refused at its place; escapes are fine.
+TEST(ReadErrors, JsonStringsAndKeysMustBeUtf8) {
+    for (const std::string bad : {"\xc0\xaf", "\xed\xa0\x80", "\x80", "abcdefghij\xff", "\xf4\x90\x80\x80"}) {
+        Error value =
+            expectError(replaced(kProgram, "\"name\": \"p\"", "\"name\": \"p" + bad + "\""), "not valid UTF-8");
+        EXPECT_EQ(value.line, 6) << value.format();
+        EXPECT_EQ(value.pointer, "/fields/name");
+        Error key = expectError(replaced(kProgram, "\"name\": \"f\"", "\"name" + bad + "\": \"f\""), "not valid UTF-8");
+        EXPECT_EQ(key.line, 1) << key.format();
+        EXPECT_EQ(key.pointer, "/fields/functions/0/key");
+    }
+    auto escaped =
+        readDocument(replaced(kProgram, "\"name\": \"p\"", "\"name\": \"p\\u00e9\xc3\xa9\""), Format::Auto, "ok.json");
+    EXPECT_TRUE(escaped.ok()) << escaped.error().format();
+}
+
 TEST(WriteErrors, InvalidUtf8CannotBeWrittenAsJsonButSurvivesMessagePack) {
     const test::Fixture& f = test::fixtureNamed(kSmall);
     // Replace the first byte of the program name string with 0xff, keeping the length.
