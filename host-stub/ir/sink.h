@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -11,8 +12,12 @@ namespace ptoplug::ir {
 
 class Sink {
 public:
+    /// Buffers are aligned to this and hold a multiple of it, so that a file opened for direct I/O can be
+    /// written from them (FdSink).
+    static constexpr size_t kAlign = 4096;
+
     explicit Sink(size_t bufferSize = size_t{1} << 20)
-        : buffer_(std::make_unique_for_overwrite<char[]>(bufferSize)),
+        : buffer_(static_cast<char*>(::operator new[](bufferSize, std::align_val_t{kAlign}))),
           cur_(buffer_.get()),
           end_(buffer_.get() + bufferSize) {}
     virtual ~Sink() = default;
@@ -25,10 +30,15 @@ public:
         if (cur_ == end_) flush();
         *cur_++ = c;
     }
+    /// Copies through the buffer, so that only a full buffer is handed on before the final flush.
     void write(const char* data, size_t size) {
-        if (size > static_cast<size_t>(end_ - cur_)) {
+        while (size > static_cast<size_t>(end_ - cur_)) {
+            const auto room = static_cast<size_t>(end_ - cur_);
+            std::memcpy(cur_, data, room);
+            cur_ = end_;
+            data += room;
+            size -= room;
             flush();
-            if (size > static_cast<size_t>(end_ - cur_)) return drain(data, size);
         }
         std::memcpy(cur_, data, size);
         cur_ += size;
@@ -47,7 +57,10 @@ protected:
     void setFailed() { ok_ = false; }
 
 private:
-    std::unique_ptr<char[]> buffer_;
+    struct Free {
+        void operator()(char* p) const { ::operator delete[](p, std::align_val_t{kAlign}); }
+    };
+    std::unique_ptr<char[], Free> buffer_;
     char* cur_;
     char* end_;
     bool ok_ = true;
@@ -66,15 +79,21 @@ private:
     std::string out_;
 };
 
+/// Writes to a descriptor. If it was opened for direct I/O (O_DIRECT: no page-cache copy, whose fresh pages
+/// cost more than the disk here), whole aligned buffers go directly and the unaligned tail, or anything
+/// the file system refuses directly, is written through the page cache.
 class FdSink final : public Sink {
 public:
-    explicit FdSink(int fd) : fd_(fd) {}
+    explicit FdSink(int fd);
     ~FdSink() override { flush(); }
     int error() const { return errno_; }
 
 private:
     void drain(const char* data, size_t size) override;
+    bool writeAll(const char* data, size_t size);
+    void stopDirect();
     int fd_;
+    bool direct_;
     int errno_ = 0;
 };
 
