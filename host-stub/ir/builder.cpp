@@ -75,10 +75,14 @@ bool Builder::f32(float v) { return add(Value::f32(v)); }
 
 bool Builder::string(std::string_view text) {
     if (text.size() > kMaxPooledString) return add(doc_.newString(text));
+    const uint32_t under = frames_.empty() ? 0 : frames_.back().pendingKey;
+    std::string_view& guess = valueGuesses_[under % kGuesses];
+    if (guess == text) return add(Value::str(guess));
     const NameKey key(text);
     auto it = strings_.find(key);
     if (it == strings_.end()) it = strings_.insert(NameKey(doc_.arena().copy(text))).first;
-    return add(Value::str(it->text));
+    guess = it->text;
+    return add(Value::str(guess));
 }
 
 bool Builder::startArray(uint32_t /*sizeHint*/, uint64_t offset) {
@@ -88,7 +92,10 @@ bool Builder::startArray(uint32_t /*sizeHint*/, uint64_t offset) {
              "pypto IR is never this deep; the file is corrupt or not pypto IR", static_cast<int64_t>(offset));
         return false;
     }
-    frames_.push_back(Frame{false, static_cast<uint32_t>(scratch_.size()), offset, UINT32_MAX});
+    // The first key of a map is guessed by the key the map is under (offset, to keep it apart).
+    const uint32_t parentKey = frames_.empty() ? 0 : frames_.back().pendingKey;
+    frames_.push_back(Frame{false, static_cast<uint32_t>(scratch_.size()), offset, UINT32_MAX,
+                            (parentKey + kGuesses / 2) % kGuesses});
     return true;
 }
 
@@ -100,13 +107,20 @@ bool Builder::startMap(uint32_t sizeHint, uint64_t offset) {
 
 bool Builder::key(std::string_view name) {
     if (failed_) return false;
-    uint32_t id = doc_.keys().intern(name);
-    if (id == KeyTable::kFull) {
-        fail("more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
-             "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
-        return false;
+    Frame& fr = frames_.back();
+    uint16_t& guess = keyGuesses_[fr.guessSlot];
+    uint32_t id = guess;
+    if (guess == UINT16_MAX || doc_.keys().name(guess) != name) {
+        id = doc_.keys().intern(name);
+        if (id == KeyTable::kFull) {
+            fail("more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
+                 "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
+            return false;
+        }
+        guess = static_cast<uint16_t>(id);
     }
-    frames_.back().pendingKey = id;
+    fr.pendingKey = id;
+    fr.guessSlot = id % kGuesses;
     return true;
 }
 
@@ -180,7 +194,7 @@ bool Builder::endMap() {
         return nullptr;
     };
     auto failHere = [&](uint32_t key, std::string message, std::string hint) {
-        frames_.push_back(Frame{true, static_cast<uint32_t>(scratch_.size()), fr.offset, key});
+        frames_.push_back(Frame{true, static_cast<uint32_t>(scratch_.size()), fr.offset, key, 0});
         fail(std::move(message), std::move(hint), fr.offset == kUnknownOffset ? -1 : static_cast<int64_t>(fr.offset));
         return false;
     };

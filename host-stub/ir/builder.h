@@ -61,6 +61,7 @@ private:
         uint32_t base;    // first index of this container's items in scratch_
         uint64_t offset;  // input offset of the container, or kUnknownOffset
         uint32_t pendingKey;
+        uint32_t guessSlot;  // where the guess for the next key is kept (see keyGuesses_)
     };
 
     bool add(Value v);
@@ -81,6 +82,13 @@ private:
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;
     StringMap<const Map*> sharedOps_[2];  ///< by is_global_var, name
+    // Guesses, checked before any table is consulted: maps come in few shapes, so the key after a given
+    // key (or first under a given parent key) is nearly always the same, and so is the string value
+    // under many keys (type_kind, a node's type name). Direct-mapped by key id; a wrong guess costs one
+    // comparison. Hashing and probing every key and name was a quarter of reading.
+    static constexpr uint32_t kGuesses = 4096;
+    std::vector<uint16_t> keyGuesses_ = std::vector<uint16_t>(kGuesses, UINT16_MAX);
+    std::vector<std::string_view> valueGuesses_ = std::vector<std::string_view>(kGuesses);
     static constexpr size_t kMaxPooledString = 64;
     StringSet strings_;
     Value result_;

@@ -1,27 +1,24 @@
 #include "ir/placement.h"
 
+#include <system_error>
+#include <thread>
+
 namespace ptoplug::ir {
 namespace {
 
 enum class Pass { AssignIds, PlaceByReadOrder, PlaceRemaining };
 
+constexpr size_t kParallelNodes = 20000;  ///< below this, a thread costs more than it saves
+
+// One walk in one order. Each walk writes only its own table (ids, or fullAt), so the first two can run
+// side by side.
 class Placer {
 public:
-    Placer(const Document& doc, Layout& layout) : layout_(layout) {
-        layout_.ids.assign(doc.nodes().size(), UINT32_MAX);
-        layout_.fullAt.assign(doc.nodes().size(), nullptr);
-    }
+    Placer(Pass pass, Layout& layout) : layout_(layout), pass_(pass) {}
 
-    void run(const Value& root) {
-        pass_ = Pass::AssignIds;
-        visit(root, 0);
-        pass_ = Pass::PlaceByReadOrder;
-        visit(root, 0);
-        // Nodes reachable only through fields pypto never reads are rare; skip the pass without them.
-        if (placed_ == nextId_) return;
-        pass_ = Pass::PlaceRemaining;
-        visit(root, 0);
-    }
+    void run(const Value& root) { visit(root, 0); }
+    uint32_t assigned() const { return nextId_; }
+    uint32_t placed() const { return placed_; }
 
 private:
     static bool holdsContainers(const Map& map) {
@@ -73,7 +70,7 @@ private:
     }
 
     Layout& layout_;
-    Pass pass_ = Pass::AssignIds;
+    const Pass pass_;
     uint32_t nextId_ = 0;
     uint32_t placed_ = 0;
 };
@@ -82,7 +79,27 @@ private:
 
 Layout computeLayout(const Document& doc) {
     Layout layout;
-    Placer(doc, layout).run(doc.root());
+    layout.ids.assign(doc.nodes().size(), UINT32_MAX);
+    layout.fullAt.assign(doc.nodes().size(), nullptr);
+    Placer ids(Pass::AssignIds, layout);
+    Placer placement(Pass::PlaceByReadOrder, layout);
+    // Both walks are bound by memory latency and the machine has a second core: on a large document they
+    // run at once (the document is not changed meanwhile). Without a thread (a small document, or none
+    // to be had under an address-space limit) they run one after the other.
+    std::thread other;
+    if (doc.nodes().size() >= kParallelNodes) {
+        try {
+            other = std::thread([&] { ids.run(doc.root()); });
+        } catch (const std::system_error&) {  // no thread to be had: the walks run in turn below
+        }
+    }
+    placement.run(doc.root());
+    if (other.joinable())
+        other.join();
+    else
+        ids.run(doc.root());
+    // Nodes reachable only through fields pypto never reads are rare; skip the pass without them.
+    if (placement.placed() != ids.assigned()) Placer(Pass::PlaceRemaining, layout).run(doc.root());
     return layout;
 }
 

@@ -4,6 +4,7 @@
 
 #include "ir/reader.h"
 #include "ir/writer.h"
+#include "program_generator.h"
 #include "support/fixtures.h"
 
 namespace ptoplug::ir {
@@ -171,6 +172,29 @@ TEST(SharedTypeMaps, ANodeWhoseFieldsLookLikeATypeMapIsItsOwn) {
     std::string expected = json;
     expected.replace(expected.find(R"("dtype":19)"), 10, R"("dtype":20)");  // the node's, not the type map's
     EXPECT_EQ(*out, expected);
+}
+
+// A program large enough that placement runs its two walks on two threads (ir/placement.cpp): what it
+// writes reads back in pypto's read order and writes again byte for byte, in both formats.
+TEST(Placement, ALargeProgramIsPlacedAsPyptoReadsIt) {
+    Document doc;
+    tools::generateProgram(doc, 1000, false);
+    ASSERT_GT(doc.nodes().size(), 20000u);
+    auto json = writeToString(doc, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(json.ok());
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(*json), "");
+    auto reread = readDocument(*json, Format::Auto, "large.json");
+    ASSERT_TRUE(reread.ok()) << reread.error().format();
+    auto again = writeToString(**reread, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(*again == *json) << "the second write differs";
+    auto packed = writeToString(**reread, WriteOptions{Format::MsgPack, false});
+    ASSERT_TRUE(packed.ok());
+    auto fromPacked = readDocument(*packed, Format::Auto, "large.msgpack");
+    ASSERT_TRUE(fromPacked.ok()) << fromPacked.error().format();
+    auto json3 = writeToString(**fromPacked, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(json3.ok());
+    EXPECT_TRUE(*json3 == *json) << "MessagePack and back differs";
 }
 
 }  // namespace
