@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <system_error>
 
 namespace ptoplug::ir {
 
@@ -13,45 +14,68 @@ FdSink::FdSink(int fd) : fd_(fd) {
     direct_ = flags >= 0 && (flags & O_DIRECT) != 0;
 }
 
-void FdSink::stopDirect() {
-    if (!direct_) return;
-    direct_ = false;
-    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_DIRECT);
-}
-
-bool FdSink::writeAll(const char* data, size_t size) {
+FdSink::Outcome FdSink::writeOut(const char* data, size_t size, bool direct) const {
+    auto stopDirect = [&] {
+        direct = false;
+        ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_DIRECT);
+    };
     while (size > 0) {
-        ssize_t n = ::write(fd_, data, size);
+        size_t chunk = size;
+        if (direct) {
+            chunk = size / kAlign * kAlign;
+            // An unaligned tail (the end of the output, or a flush mid-way) goes through the page cache.
+            if (chunk == 0 || reinterpret_cast<uintptr_t>(data) % kAlign != 0) {
+                stopDirect();
+                chunk = size;
+            }
+        }
+        ssize_t n = ::write(fd_, data, chunk);
         if (n < 0) {
             if (errno == EINTR) continue;
-            errno_ = errno;
-            return false;
+            if (direct && errno == EINVAL) {  // the file system takes no direct I/O after all
+                stopDirect();
+                continue;
+            }
+            return {errno, direct};
         }
         data += n;
         size -= static_cast<size_t>(n);
     }
-    return true;
+    return {0, direct};
 }
 
-void FdSink::drain(const char* data, size_t size) {
-    if (!ok()) return;
-    if (direct_) {
-        const size_t aligned = size / kAlign * kAlign;
-        if (aligned && reinterpret_cast<uintptr_t>(data) % kAlign == 0) {
-            ssize_t n;
-            do n = ::write(fd_, data, aligned);
-            while (n < 0 && errno == EINTR);
-            if (n > 0) {
-                data += n;
-                size -= static_cast<size_t>(n);
-            }
-            // Refused (EINVAL: the file system takes no direct I/O after all) or short: the rest goes through
-            // the page cache; any other error is the descriptor's and is reported below as it recurs.
-            if (n != static_cast<ssize_t>(aligned)) stopDirect();
-        }
-        if (size % kAlign) stopDirect();  // an unaligned tail: the end of the output, or a flush mid-way
+void FdSink::settle() {
+    if (!pending_.valid()) return;
+    Outcome out = pending_.get();
+    direct_ = out.direct;
+    if (out.error) {
+        errno_ = out.error;
+        setFailed();
     }
-    if (!writeAll(data, size)) setFailed();
+    spare_ = std::move(inFlight_);
+}
+
+void FdSink::drain(const char* data, size_t size, bool full) {
+    settle();
+    if (!ok()) return;
+    if (full) {
+        if (!spare_) spare_ = newBuffer();
+        Buffer filled = exchange(std::move(spare_));
+        try {
+            pending_ = std::async(std::launch::async,
+                                  [this, data, size, direct = direct_] { return writeOut(data, size, direct); });
+            inFlight_ = std::move(filled);
+            return;
+        } catch (const std::system_error&) {  // no thread to be had: written here and now
+            spare_ = exchange(std::move(filled));
+        }
+    }
+    Outcome out = writeOut(data, size, direct_);
+    direct_ = out.direct;
+    if (out.error) {
+        errno_ = out.error;
+        setFailed();
+    }
 }
 
 }  // namespace ptoplug::ir

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <new>
 #include <string>
@@ -17,9 +18,7 @@ public:
     static constexpr size_t kAlign = 4096;
 
     explicit Sink(size_t bufferSize = size_t{1} << 20)
-        : buffer_(static_cast<char*>(::operator new[](bufferSize, std::align_val_t{kAlign}))),
-          cur_(buffer_.get()),
-          end_(buffer_.get() + bufferSize) {}
+        : size_(bufferSize), buffer_(newBuffer()), cur_(buffer_.get()), end_(buffer_.get() + size_) {}
     virtual ~Sink() = default;
     Sink(const Sink&) = delete;
     Sink& operator=(const Sink&) = delete;
@@ -27,10 +26,10 @@ public:
     // A bare pointer into a fixed buffer: the writers put a few bytes per call, tens of millions of times
     // for a large program, and std::string's bookkeeping per append was a tenth of writing.
     void put(char c) {
-        if (cur_ == end_) flush();
+        if (cur_ == end_) spill();
         *cur_++ = c;
     }
-    /// Copies through the buffer, so that only a full buffer is handed on before the final flush.
+    /// Copies through the buffer, so that only full buffers are handed on before the last flush.
     void write(const char* data, size_t size) {
         while (size > static_cast<size_t>(end_ - cur_)) {
             const auto room = static_cast<size_t>(end_ - cur_);
@@ -38,29 +37,52 @@ public:
             cur_ = end_;
             data += room;
             size -= room;
-            flush();
+            spill();
         }
         std::memcpy(cur_, data, size);
         cur_ += size;
     }
     void write(std::string_view s) { write(s.data(), s.size()); }
-    /// Hands buffered bytes on; returns false if the destination failed.
+    /// Hands on everything written so far and waits until it is out; returns false if the destination
+    /// failed.
     bool flush() {
-        if (cur_ != buffer_.get()) drain(buffer_.get(), static_cast<size_t>(cur_ - buffer_.get()));
+        if (cur_ != buffer_.get()) drain(buffer_.get(), static_cast<size_t>(cur_ - buffer_.get()), false);
         cur_ = buffer_.get();
+        settle();
         return ok_;
     }
     bool ok() const { return ok_; }
 
 protected:
-    virtual void drain(const char* data, size_t size) = 0;
-    void setFailed() { ok_ = false; }
-
-private:
     struct Free {
         void operator()(char* p) const { ::operator delete[](p, std::align_val_t{kAlign}); }
     };
-    std::unique_ptr<char[], Free> buffer_;
+    using Buffer = std::unique_ptr<char[], Free>;
+
+    /// Takes `size` bytes. `full`: a whole buffer, with more to come; the sink may keep the buffer (see
+    /// exchange) and write it while the next one fills.
+    virtual void drain(const char* data, size_t size, bool full) = 0;
+    /// Waits for whatever drain left under way.
+    virtual void settle() {}
+    void setFailed() { ok_ = false; }
+    Buffer newBuffer() const { return Buffer(static_cast<char*>(::operator new[](size_, std::align_val_t{kAlign}))); }
+    /// Fills `fresh` (from newBuffer) from now on; returns the buffer being filled until now.
+    Buffer exchange(Buffer fresh) {
+        Buffer old = std::move(buffer_);
+        buffer_ = std::move(fresh);
+        cur_ = buffer_.get();
+        end_ = buffer_.get() + size_;
+        return old;
+    }
+
+private:
+    void spill() {
+        drain(buffer_.get(), static_cast<size_t>(cur_ - buffer_.get()), true);
+        cur_ = buffer_.get();
+    }
+
+    size_t size_;
+    Buffer buffer_;
     char* cur_;
     char* end_;
     bool ok_ = true;
@@ -75,13 +97,14 @@ public:
     }
 
 private:
-    void drain(const char* data, size_t size) override { out_.append(data, size); }
+    void drain(const char* data, size_t size, bool) override { out_.append(data, size); }
     std::string out_;
 };
 
-/// Writes to a descriptor. If it was opened for direct I/O (O_DIRECT: no page-cache copy, whose fresh pages
-/// cost more than the disk here), whole aligned buffers go directly and the unaligned tail, or anything
-/// the file system refuses directly, is written through the page cache.
+/// Writes to a descriptor. A full buffer is written by a helper thread while the next one fills (a direct
+/// write waits for the device). If the descriptor was opened for direct I/O (O_DIRECT: no page-cache copy,
+/// whose fresh pages cost more than the disk here), whole aligned buffers go directly and the unaligned
+/// tail, or anything the file system refuses directly, is written through the page cache.
 class FdSink final : public Sink {
 public:
     explicit FdSink(int fd);
@@ -89,12 +112,22 @@ public:
     int error() const { return errno_; }
 
 private:
-    void drain(const char* data, size_t size) override;
-    bool writeAll(const char* data, size_t size);
-    void stopDirect();
+    struct Outcome {
+        int error;    ///< errno, or 0
+        bool direct;  ///< whether the descriptor is still in direct mode
+    };
+    void drain(const char* data, size_t size, bool full) override;
+    void settle() override;
+    /// Writes all of `data`, directly while it can (aligned, and the file system agrees), else through the
+    /// page cache. Touches only the descriptor: the helper thread runs it too.
+    Outcome writeOut(const char* data, size_t size, bool direct) const;
+
     int fd_;
     bool direct_;
     int errno_ = 0;
+    Buffer spare_;                  ///< the buffer to fill next
+    Buffer inFlight_;               ///< the buffer the helper is writing
+    std::future<Outcome> pending_;  ///< the helper's outcome; declared last, so destroyed (waited for) first
 };
 
 }  // namespace ptoplug::ir

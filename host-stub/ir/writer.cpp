@@ -46,22 +46,22 @@ public:
                 uint64_t id = layout_.ids[n.index];
                 if (layout_.fullAt[n.index] != &v) {
                     emit_.beginMap(1);
-                    emit_.key(0, "ref");
+                    knownKey(0, K::ref);
                     emit_.uinteger(id);
                     emit_.endMap(1);
                     return true;
                 }
                 emit_.beginMap(3);
-                emit_.key(0, "fields");
+                knownKey(0, K::fields);
                 emit_.beginMap(n.fields.size);
                 for (uint32_t i = 0; i < n.fields.size; ++i) {
                     if (!key(i, n.fields.at(i))) return false;
                     if (!value(n.fields.values[i])) return false;
                 }
                 emit_.endMap(n.fields.size);
-                emit_.key(1, "id");
+                knownKey(1, K::id);
                 emit_.uinteger(id);
-                emit_.key(2, "type");
+                knownKey(2, K::type);
                 if (!emit_.string(doc_.keys().name(n.type), &v)) return false;
                 emit_.endMap(3);
                 return true;
@@ -69,15 +69,15 @@ public:
             case Kind::Span: {
                 const Span sp = doc_.span(v);
                 emit_.beginMap(5);
-                emit_.key(0, "begin_column");
+                knownKey(0, K::begin_column);
                 emit_.integer(sp.beginColumn);
-                emit_.key(1, "begin_line");
+                knownKey(1, K::begin_line);
                 emit_.integer(sp.beginLine);
-                emit_.key(2, "end_column");
+                knownKey(2, K::end_column);
                 emit_.integer(sp.endColumn);
-                emit_.key(3, "end_line");
+                knownKey(3, K::end_line);
                 emit_.integer(sp.endLine);
-                emit_.key(4, "filename");
+                knownKey(4, K::filename);
                 if (!emit_.string(sp.file, &v)) return false;
                 emit_.endMap(5);
                 return true;
@@ -98,15 +98,23 @@ private:
     // Known keys are ASCII; a key the input brought (MessagePack allows any bytes) is checked.
     bool key(uint32_t index, const Member& m) {
         if (m.key < K::kCount) {
-            emit_.key(index, doc_.keys().name(m.key));
+            knownKey(index, m.key);
             return true;
         }
         return emit_.checkedKey(index, doc_.keys().name(m.key), &m.value);
     }
 
+    // A known key's encoding is made once per write and then copied: keys are a third of what is written.
+    void knownKey(uint32_t index, uint32_t key) {
+        std::string& bytes = knownKeys_[key];
+        if (bytes.empty()) bytes = emit_.encodeKey(doc_.keys().name(key));
+        emit_.encodedKey(index, bytes);
+    }
+
     const Document& doc_;
     const Layout& layout_;
     Emitter& emit_;
+    std::vector<std::string> knownKeys_ = std::vector<std::string>(K::kCount);
 };
 
 class JsonEmitter {
@@ -132,6 +140,12 @@ public:
         quoted(name);
         sink_.put(':');
         if (pretty_) sink_.put(' ');
+    }
+    /// A known key (an ASCII identifier: nothing to escape) with its separator.
+    std::string encodeKey(std::string_view name) const { return '"' + std::string(name) + (pretty_ ? "\": " : "\":"); }
+    void encodedKey(uint32_t index, const std::string& bytes) {
+        separate(index);
+        sink_.write(bytes);
     }
     bool checkedKey(uint32_t index, std::string_view name, const Value* valueOfKey) {
         if (!isValidUtf8(name)) {
@@ -238,13 +252,21 @@ private:
 // integral doubles packed as integers (docs/ir_format.md §11.7).
 class MsgPackEmitter {
 public:
-    explicit MsgPackEmitter(Sink& sink) : packer_(sink) {}
+    explicit MsgPackEmitter(Sink& sink) : sink_(sink), packer_(sink) {}
     void beginArray(uint32_t size) { packer_.pack_array(size); }
     void endArray(uint32_t) {}
     void beginMap(uint32_t size) { packer_.pack_map(size); }
     void endMap(uint32_t) {}
     void item(uint32_t) {}
     void key(uint32_t, std::string_view name) { str(name); }
+    std::string encodeKey(std::string_view name) const {
+        msgpack::sbuffer bytes;
+        msgpack::packer<msgpack::sbuffer> packer(bytes);
+        packer.pack_str(static_cast<uint32_t>(name.size()));
+        packer.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
+        return {bytes.data(), bytes.size()};
+    }
+    void encodedKey(uint32_t, const std::string& bytes) { sink_.write(bytes); }
     bool checkedKey(uint32_t, std::string_view name, const Value*) {
         str(name);
         return true;
@@ -265,6 +287,7 @@ private:
         packer_.pack_str(static_cast<uint32_t>(s.size()));
         packer_.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
     }
+    Sink& sink_;
     msgpack::packer<Sink> packer_;
 };
 

@@ -8,6 +8,7 @@ namespace ptoplug::test {
 
 inline const std::string kHost = PTOPLUG_BIN_DIR "/pto-host";
 inline const std::string kCheck = PTOPLUG_BIN_DIR "/pto-plugin-check";
+inline const std::string kGen = PTOPLUG_BIN_DIR "/pto-gen";
 inline const std::string kPluginDir = PTOPLUG_PLUGIN_DIR;
 inline const std::string kFakes = PTOPLUG_TEST_PLUGIN_DIR;
 

@@ -24,6 +24,7 @@ using test::runProcess;
 using test::TempDir;
 
 using test::kFakes;
+using test::kGen;
 using test::kHost;
 
 // A program with calls that carry arg_directions and a SeqStmts body (what the fakes poke at).
@@ -328,6 +329,17 @@ TEST(Files, EveryWriteIsChecked) {
     EXPECT_EQ(big.exitCode, 6) << big.err;
     EXPECT_NE(big.err.find("File too large"), std::string::npos) << big.err;
     EXPECT_TRUE(filesIn(tmp.path()).empty());
+    // Past the first 1 MiB buffer, whole buffers are written by a helper thread: the run still fails, with
+    // the reason, and leaves nothing.
+    const std::string large = tmp / "large.msgpack";
+    ASSERT_EQ(runProcess({kGen, "500", large, "--format", "msgpack"}).exitCode, 0);
+    ASSERT_GT(fs::file_size(large), size_t{2} << 20);
+    auto helper =
+        runProcess({"/bin/sh", "-c",
+                    "ulimit -f 3000; exec '" + kHost + "' convert '" + large + "' -o '" + (tmp / "out.json") + "'"});
+    EXPECT_EQ(helper.exitCode, 6) << helper.err;
+    EXPECT_NE(helper.err.find("File too large"), std::string::npos) << helper.err;
+    EXPECT_EQ(filesIn(tmp.path()).size(), 1u);  // the input only
 }
 
 TEST(Files, OutputsHonourTheUmaskAndKeepAnExistingMode) {
