@@ -173,10 +173,12 @@ void Document::set(Map& map, uint32_t key, Value v) {
     while (at < map.size && keys_.less(map.keyAt(at), key)) ++at;
     // A new buffer whenever the member does not go last (as growTo does for arrays), with room to grow.
     Map next = mapStorage(map.size < map.cap ? map.cap : std::max<uint32_t>(map.size + 1, map.cap ? map.cap * 2 : 4));
-    std::memcpy(static_cast<void*>(next.values), map.values, sizeof(Value) * at);
-    std::memcpy(static_cast<void*>(next.values + at + 1), map.values + at, sizeof(Value) * (map.size - at));
-    std::memcpy(next.keys(), map.keys(), sizeof(uint16_t) * at);
-    std::memcpy(next.keys() + at + 1, map.keys() + at, sizeof(uint16_t) * (map.size - at));
+    if (map.size) {  // an empty map may have no storage, which memcpy must not see
+        std::memcpy(static_cast<void*>(next.values), map.values, sizeof(Value) * at);
+        std::memcpy(static_cast<void*>(next.values + at + 1), map.values + at, sizeof(Value) * (map.size - at));
+        std::memcpy(next.keys(), map.keys(), sizeof(uint16_t) * at);
+        std::memcpy(next.keys() + at + 1, map.keys() + at, sizeof(uint16_t) * (map.size - at));
+    }
     next.values[at] = v;
     next.keys()[at] = static_cast<uint16_t>(key);
     next.size = map.size + 1;

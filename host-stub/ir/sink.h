@@ -31,6 +31,7 @@ public:
     }
     /// Copies through the buffer, so that only full buffers are handed on before the last flush.
     void write(const char* data, size_t size) {
+        if (size == 0) return;  // an empty string_view's data may be null, which memcpy must not see
         while (size > static_cast<size_t>(end_ - cur_)) {
             const auto room = static_cast<size_t>(end_ - cur_);
             std::memcpy(cur_, data, room);
