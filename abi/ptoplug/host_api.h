@@ -35,6 +35,8 @@
  *     each pass that produces their property (and with --verify), on the pass's output.
  *   - Node kinds: each function says which node kinds it takes; any other gives PTO_ERR_WRONG_KIND.
  *     What is writable: anything, through the [mutates] functions, checked by the reader's rules.
+ *   - Names: a program holds at most 65,535 distinct field, map key and node type names (pypto uses a
+ *     few hundred); a call that would add one more gives PTO_ERR_INVALID_ARGUMENT.
  *   - [thread-safety] A run context belongs to one thread at a time. Different run contexts (other
  *     programs) may be used on other threads at the same time: the table itself is immutable.
  *   - Layout: append-only. New functions go at the end, in a new minor version. Read `struct_size`
