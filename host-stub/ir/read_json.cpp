@@ -41,6 +41,13 @@ struct Handler {
     bool RawNumber(const char* text, rapidjson::SizeType length, bool /*copy*/) {
         std::string_view s(text, length);
         const char* end = text + length;
+        // Most numbers are short non-negative integers (ids, codes, coordinates): read them in one pass.
+        if (length <= 18 && text[0] != '-') {
+            uint64_t u = 0;
+            const char* p = text;
+            while (p != end && *p >= '0' && *p <= '9') u = u * 10 + static_cast<uint64_t>(*p++ - '0');
+            if (p == end) return b.uinteger(u);
+        }
         if (s.find_first_of(".eE") != std::string_view::npos) {
             double d = 0;
             auto r = std::from_chars(text, end, d);
