@@ -8,6 +8,15 @@
 #include "ir/validate.h"
 
 namespace ptoplug::ir {
+namespace {
+
+// The key table is full (a map key or a node type name past KeyTable::kMaxNames).
+std::string tooManyNames() {
+    return "more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types";
+}
+constexpr const char* kTooManyNamesHint = "pypto IR uses a few hundred; the file is corrupt or not pypto IR";
+
+}  // namespace
 
 Builder::Builder(Document& doc) : doc_(doc) {
     frames_.reserve(64);
@@ -113,8 +122,7 @@ bool Builder::key(std::string_view name) {
     if (guess == UINT16_MAX || doc_.keys().name(guess) != name) {
         id = doc_.keys().intern(name);
         if (id == KeyTable::kFull) {
-            fail("more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
-                 "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
+            fail(tooManyNames(), kTooManyNamesHint);
             return false;
         }
         guess = static_cast<uint16_t>(id);
@@ -232,10 +240,7 @@ bool Builder::endMap() {
             return failHere(K::id, "duplicate node id " + std::to_string(id->u),
                             "another node already has this id; every node id must be unique");
         uint32_t typeId = doc_.keys().intern(type->strView());
-        if (typeId == KeyTable::kFull)
-            return failHere(K::type,
-                            "more than " + std::to_string(KeyTable::kMaxNames) + " distinct map keys and node types",
-                            "pypto IR uses a few hundred; the file is corrupt or not pypto IR");
+        if (typeId == KeyTable::kFull) return failHere(K::type, tooManyNames(), kTooManyNamesHint);
         Map fieldMembers = *fields->m;
         doc_.arena().giveBackLast(fields->m, sizeof(Map));  // the header is not needed: it moves into the node
         Node* registered = doc_.newNode(typeId, 0);

@@ -134,25 +134,27 @@ Span Document::span(const Value& v) const {
 }
 
 namespace {
-// Elements never move inside a buffer: a growth or an insertion before the end makes a new buffer, so
-// "the items pointer changed" is exactly "the slots moved" (value handles rely on it, host_api.cpp).
-template <class T>
-void growTo(Arena& arena, T*& items, uint32_t size, uint32_t& cap, uint32_t needed, bool fresh = false) {
-    if (needed <= cap && !fresh) return;
-    // An insertion before the end needs a new buffer, not a bigger one: doubling there made a node
-    // whose fields were set out of key order grow to thousands of slots.
-    uint32_t next = needed <= cap ? cap : std::max<uint32_t>(needed, cap ? cap * 2 : 4);
-    T* buffer = arena.allocArray<T>(next);
-    if (size) std::memcpy(static_cast<void*>(buffer), items, sizeof(T) * size);
-    items = buffer;
-    cap = next;
+// Elements never move inside a buffer (of an array or a map): a growth or an insertion before the end
+// makes a new buffer, so "the items pointer changed" is exactly "the slots moved" (value handles rely on
+// it, host_api.cpp). The new buffer's capacity: at least double when `needed` slots do not fit, else
+// the same. An insertion before the end needs a new buffer, not a bigger one: doubling there made a
+// node whose fields were set out of key order grow to thousands of slots.
+uint32_t newBufferCapacity(uint32_t cap, uint32_t needed) {
+    return needed <= cap ? cap : std::max<uint32_t>(needed, cap ? cap * 2 : 4);
 }
 }  // namespace
 
 void Document::push(Array& array, Value v) { insert(array, array.size, &v, 1); }
 
 void Document::insert(Array& array, uint32_t at, const Value* first, uint32_t count) {
-    growTo(arena_, array.items, array.size, array.cap, array.size + count, at < array.size);
+    const uint32_t needed = array.size + count;
+    if (needed > array.cap || at < array.size) {
+        const uint32_t cap = newBufferCapacity(array.cap, needed);
+        Value* buffer = arena_.allocArray<Value>(cap);
+        if (array.size) std::memcpy(static_cast<void*>(buffer), array.items, sizeof(Value) * array.size);
+        array.items = buffer;
+        array.cap = cap;
+    }
     std::memmove(static_cast<void*>(array.items + at + count), array.items + at, sizeof(Value) * (array.size - at));
     std::memcpy(static_cast<void*>(array.items + at), first, sizeof(Value) * count);
     array.size += count;
@@ -171,8 +173,7 @@ void Document::set(Map& map, uint32_t key, Value v) {
     }
     uint32_t at = 0;
     while (at < map.size && keys_.less(map.keyAt(at), key)) ++at;
-    // A new buffer whenever the member does not go last (as growTo does for arrays), with room to grow.
-    Map next = mapStorage(map.size < map.cap ? map.cap : std::max<uint32_t>(map.size + 1, map.cap ? map.cap * 2 : 4));
+    Map next = mapStorage(newBufferCapacity(map.cap, map.size + 1));
     if (map.size) {  // an empty map may have no storage, which memcpy must not see
         std::memcpy(static_cast<void*>(next.values), map.values, sizeof(Value) * at);
         std::memcpy(static_cast<void*>(next.values + at + 1), map.values + at, sizeof(Value) * (map.size - at));
