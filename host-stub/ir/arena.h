@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace ptoplug::ir {
 
@@ -52,6 +54,28 @@ public:
 
     size_t bytesReserved() const { return reserved_; }
 
+    /// Takes over every block of `other` (which is left empty), and goes on filling whichever of the two
+    /// current blocks has more room. The rest of the other is given back: a huge page was touched whole.
+    void adopt(Arena& other) {
+        if (other.blocks_.empty()) return;
+        bool keepOwn = !blocks_.empty() && capacity_ - used_ >= other.capacity_ - other.used_;
+        if (keepOwn) {
+            other.giveBackRest();
+        } else if (!blocks_.empty()) {
+            giveBackRest();
+        }
+        auto at = keepOwn ? blocks_.end() - 1 : blocks_.end();
+        blocks_.insert(at, std::make_move_iterator(other.blocks_.begin()),
+                       std::make_move_iterator(other.blocks_.end()));
+        if (!keepOwn) {
+            capacity_ = other.capacity_;
+            used_ = other.used_;
+        }
+        reserved_ += other.reserved_;
+        other.blocks_.clear();
+        other.capacity_ = other.used_ = other.reserved_ = 0;
+    }
+
     /// Uninitialised storage of `size` bytes aligned to `align` (a power of two).
     void* allocBytes(size_t size, size_t align) {
         size_t start = (used_ + align - 1) & ~(align - 1);
@@ -64,6 +88,13 @@ public:
     }
 
 private:
+    /// The unused pages of the current block go back to the system (it will not be filled further).
+    void giveBackRest() {
+        static const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+        size_t from = (used_ + page - 1) / page * page;
+        if (from < capacity_) ::madvise(blocks_.back().get() + from, capacity_ - from, MADV_DONTNEED);
+    }
+
     void grow(size_t atLeast) {
         // Blocks grow geometrically (64 KiB .. 8 MiB) so small documents stay small and large ones do few
         // allocations; pages of a block are only touched as objects are placed in them.

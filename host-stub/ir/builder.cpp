@@ -172,6 +172,21 @@ Node* Builder::lookupId(uint64_t id) const {
     return it == bySparseId_.end() ? nullptr : it->second;
 }
 
+// Ids are normally dense (0, 1, 2, ...): a vector; a far outlier goes to a hash map instead.
+void Builder::registerId(uint64_t id, Node* node) {
+    if (idsDeferred_) {
+        partIds_.push_back(id);
+        return;
+    }
+    uint64_t dense = byDenseId_.size();
+    if (id < dense || id < 2 * doc_.nodes().size() + 1024) {
+        if (id >= dense) byDenseId_.resize(std::max<uint64_t>(id + 1, dense * 2), nullptr);
+        byDenseId_[id] = node;
+    } else {
+        bySparseId_.emplace(id, node);
+    }
+}
+
 bool Builder::endMap() {
     if (failed_) return false;
     Frame fr = frames_.back();
@@ -244,15 +259,12 @@ bool Builder::endMap() {
         Map fieldMembers = *fields->m;
         doc_.arena().giveBackLast(fields->m, sizeof(Map));  // the header is not needed: it moves into the node
         Node* registered = doc_.newNode(typeId, 0);
-        offsets_.push_back(offset32);
-        registered->fields = fieldMembers;
-        uint64_t dense = byDenseId_.size();
-        if (id->u < dense || id->u < 2 * doc_.nodes().size() + 1024) {
-            if (id->u >= dense) byDenseId_.resize(std::max<uint64_t>(id->u + 1, dense * 2), nullptr);
-            byDenseId_[id->u] = registered;
-        } else {
-            bySparseId_.emplace(id->u, registered);
+        if (offset32 != kUnknownOffset) {  // MessagePack gives none: nothing kept per node then
+            offsets_.resize(registered->index, kUnknownOffset);
+            offsets_.push_back(offset32);
         }
+        registered->fields = fieldMembers;
+        registerId(id->u, registered);
         return add(Value::node(registered));
     }
 
@@ -343,6 +355,56 @@ bool Builder::endMap() {
     }
 
     return add(Value::map(newMapOf(members)));
+}
+
+void Builder::setAside() {
+    if (frames_.empty()) return;
+    const Frame& fr = frames_.back();
+    std::vector<KeyedValue>& items = aside_.emplace_back();
+    for (size_t i = fr.base; i < scratch_.size(); ++i) items.push_back(KeyedValue{scratchKeys_[i], scratch_[i]});
+    scratch_.resize(fr.base);
+    scratchKeys_.resize(fr.base);
+    frames_.pop_back();
+}
+
+void Builder::readAsPart() { idsDeferred_ = true; }
+
+size_t Builder::itemsSoFar(size_t depth) const {
+    size_t end = depth + 1 < frames_.size() ? frames_[depth + 1].base : scratch_.size();
+    return end - frames_[depth].base;
+}
+
+void Builder::doneReading() {
+    strings_ = {};
+    for (StringMap<const Map*>& ops : sharedOps_) ops = {};
+    sharedTypes_ = {};
+}
+
+bool Builder::appendPart(Builder& part) {
+    if (failed_ || part.failed_ || !part.frames_.empty() || part.aside_.size() != frames_.size()) return false;
+    // No string is read from here on; what only reading needed goes before the id table grows.
+    part.doneReading();
+    doneReading();
+    const size_t shift = doc_.nodes().size();
+    if (!part.idsDeferred_ || part.partIds_.size() != part.doc_.nodes().size() || !doc_.absorb(part.doc_)) return false;
+    for (size_t i = 0; i < part.partIds_.size(); ++i) {
+        if (lookupId(part.partIds_[i])) return false;  // a duplicate id: the one-part read reports it
+        registerId(part.partIds_[i], doc_.nodes()[shift + i]);
+    }
+    part.partIds_ = {};
+    if (!part.offsets_.empty()) {
+        offsets_.resize(shift, kUnknownOffset);
+        offsets_.insert(offsets_.end(), part.offsets_.begin(), part.offsets_.end());
+    }
+    for (const std::vector<KeyedValue>& items : part.aside_) {
+        for (const KeyedValue& item : items) {
+            if (frames_.back().isMap) frames_.back().pendingKey = item.key;
+            if (!add(item.value)) return false;
+        }
+        if (!(frames_.back().isMap ? endMap() : endArray())) return false;
+    }
+    part.aside_.clear();
+    return true;
 }
 
 bool Builder::finish() {

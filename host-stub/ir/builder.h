@@ -51,6 +51,23 @@ public:
     /// document's root is set.
     bool finish();
 
+    // Reading in two parts on two threads: this builder stops with some containers open; `part` (over
+    // another document) opens the same containers, reads the rest of each, innermost first, and sets each
+    // aside. appendPart moves part's document into this one, gives each open container part's members
+    // and closes it. False when the parts disagree (a node id in both, names numbered differently, other
+    // containers) or either has failed: this builder is unusable then, and the caller reads the input
+    // again in one part, which reports any problem as usual.
+    /// Makes this builder the second part: node ids are kept, not checked; appendPart checks them.
+    void readAsPart();
+    void setAside();
+    bool appendPart(Builder& part);
+    /// Containers open, and how many items (or members) the one at `depth` holds so far.
+    size_t openDepth() const { return frames_.size(); }
+    size_t itemsSoFar(size_t depth) const;
+    /// Frees what only the reading of more strings and maps needs (the string pool, shared maps):
+    /// peak memory is time. No event may follow, but setAside and appendPart still work.
+    void doneReading();
+
 private:
     struct KeyedValue {
         uint32_t key;
@@ -67,17 +84,21 @@ private:
     bool add(Value v);
     Map* newMapOf(const std::vector<KeyedValue>& members);
     Node* lookupId(uint64_t id) const;
+    void registerId(uint64_t id, Node* node);
     uint64_t idOf(const Node& node) const;
     std::string currentPointer() const;
 
     Document& doc_;
     std::vector<Frame> frames_;
     std::vector<Value> scratch_;
-    std::vector<uint32_t> scratchKeys_;  // parallel to scratch_ for map members
-    std::vector<KeyedValue> members_;    // the map being closed by endMap, in key order
+    std::vector<uint32_t> scratchKeys_;           // parallel to scratch_ for map members
+    std::vector<KeyedValue> members_;             // the map being closed by endMap, in key order
+    std::vector<std::vector<KeyedValue>> aside_;  // see setAside
     std::vector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
-    std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins)
+    bool idsDeferred_ = false;
+    std::vector<uint64_t> partIds_;  ///< with readAsPart: the id of each node, by index
+    std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins), up to the last known
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;

@@ -17,10 +17,16 @@ public:
     void advance(size_t offset) {
         if (offset >= next_) release(offset);
     }
+    /// A tracker of the same input for a reader that starts at `offset` (one of several, or a second try).
+    ConsumedInput from(size_t offset) const;
+    /// The reader is done at `end`: drops every page before it.
+    void finish(size_t end) {
+        if (base_) release(end + kBehind);
+    }
 
 private:
-    static constexpr size_t kEvery = size_t{8} << 20;   ///< how often to release
-    static constexpr size_t kBehind = size_t{1} << 20;  ///< what stays mapped behind the reader
+    static constexpr size_t kEvery = size_t{2} << 20;     ///< how often to release
+    static constexpr size_t kBehind = size_t{256} << 10;  ///< what stays mapped behind the reader
     void release(size_t offset);
 
     const char* base_ = nullptr;

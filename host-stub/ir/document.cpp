@@ -106,25 +106,46 @@ Value Document::makeSpan(const Span& span) {
     v.kind = Kind::Span;
     bool packable = span.beginLine >= -1 && span.endLine >= -1 && span.beginColumn >= -1 && span.endColumn >= -1 &&
                     span.beginColumn <= kMaxPackedColumn && span.endColumn <= kMaxPackedColumn;
-    if (packable) {
-        auto it = spanFileIds_.find(NameKey(span.file));
-        if (it == spanFileIds_.end() && spanFiles_.size() < kMaxPackedFiles) {
-            std::string_view owned = arena_.copy(span.file);
-            spanFiles_.push_back(owned);
-            it = spanFileIds_.emplace(NameKey(owned), static_cast<uint16_t>(spanFiles_.size() - 1)).first;
-        }
-        if (it != spanFileIds_.end()) {
-            v.packed = 1;
-            v.file = it->second;
-            v.aux = static_cast<uint32_t>(biased(span.beginLine));
-            v.u = biased(span.beginColumn) | biased(span.endColumn) << 16 | biased(span.endLine) << 32;
-            return v;
-        }
+    if (int32_t file = packable ? packedFileIndex(span.file) : -1; file >= 0) {
+        v.packed = 1;
+        v.file = static_cast<uint16_t>(file);
+        v.aux = static_cast<uint32_t>(biased(span.beginLine));
+        v.u = biased(span.beginColumn) | biased(span.endColumn) << 16 | biased(span.endLine) << 32;
+        return v;
     }
     Span* owned = arena_.make<Span>(span);
     owned->file = arena_.copy(span.file);
     v.sp = owned;
     return v;
+}
+
+int32_t Document::packedFileIndex(std::string_view file) {
+    auto it = spanFileIds_.find(NameKey(file));
+    if (it != spanFileIds_.end()) return it->second;
+    if (spanFiles_.size() >= kMaxPackedFiles) return -1;
+    std::string_view owned = arena_.copy(file);
+    spanFiles_.push_back(owned);
+    spanFileIds_.emplace(NameKey(owned), static_cast<uint16_t>(spanFiles_.size() - 1));
+    return static_cast<int32_t>(spanFiles_.size() - 1);
+}
+
+bool Document::absorb(Document& part) {
+    for (uint32_t id = K::kCount; id < part.keys_.size(); ++id)
+        if (keys_.intern(part.keys_.name(id)) != id) return false;
+    for (size_t f = 0; f < part.spanFiles_.size(); ++f)
+        if (packedFileIndex(part.spanFiles_[f]) != static_cast<int32_t>(f)) return false;
+    arena_.adopt(part.arena_);
+    const auto shift = static_cast<uint32_t>(nodes_.size());
+    nodes_.reserve(nodes_.size() + part.nodes_.size());
+    nodeTypes_.reserve(nodeTypes_.size() + part.nodeTypes_.size());
+    for (Node* n : part.nodes_) {
+        n->index += shift;
+        nodes_.push_back(n);
+    }
+    nodeTypes_.insert(nodeTypes_.end(), part.nodeTypes_.begin(), part.nodeTypes_.end());
+    part.nodes_ = {};
+    part.nodeTypes_ = {};
+    return true;
 }
 
 Span Document::span(const Value& v) const {

@@ -334,6 +334,11 @@ public:
     Value makeSpan(const Span& span);
     /// The span a Kind::Span value holds.
     Span span(const Value& v) const;
+    /// Moves everything `part` holds into this document, its nodes numbered after this document's: for a
+    /// reader that built part of one input on another thread. False when the two gave a map key, node type
+    /// or span file different ids; nothing is moved then (names of `part` may have joined this document's
+    /// tables).
+    bool absorb(Document& part);
     void push(Array& array, Value v);
     void insert(Array& array, uint32_t at, const Value* first, uint32_t count);
     /// Sets `key` (an id below KeyTable::kMaxNames) in `map`, keeping members sorted; replaces an existing
@@ -341,6 +346,9 @@ public:
     void set(Map& map, uint32_t key, Value v);
 
 private:
+    /// The index of `file` in spanFiles_ (added if new), or -1 when the table is full.
+    int32_t packedFileIndex(std::string_view file);
+
     Arena arena_;
     KeyTable keys_;
     Value root_;

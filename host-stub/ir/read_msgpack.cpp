@@ -1,7 +1,13 @@
-// MessagePack input through msgpack-c's visitor parser (iterative).
+// MessagePack input through msgpack-c's visitor parser (iterative); a large input on two threads.
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
+
+#include <malloc.h>
+
+#include <optional>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
@@ -33,7 +39,8 @@ struct Visitor : msgpack::null_visitor {
     bool visit_float32(float v) { return notKey("a float") && b.f32(v); }
     bool visit_float64(double v) { return notKey("a float") && b.f64(v); }
     bool visit_str(const char* v, uint32_t size) {
-        consumed.advance(static_cast<size_t>(v - base));  // strings come often enough to pace it
+        // Strings come often enough to pace it; an empty one may point anywhere (msgpack-c passes null).
+        if (size != 0) consumed.advance(static_cast<size_t>(v - base));
         return inKey ? b.key({v, size}) : b.string({v, size});
     }
     bool visit_bin(const char*, uint32_t) {
@@ -70,7 +77,204 @@ struct Visitor : msgpack::null_visitor {
     }
 };
 
+/// One value at `pos` through `visitor`; `pos` moves past it.
+bool parseOne(std::string_view bytes, size_t& pos, Visitor& visitor) {
+    return msgpack::v2::parse(bytes.data(), bytes.size(), pos, visitor) && !visitor.syntaxError && !visitor.b.failed();
+}
+
+// --- Reading on two threads ------------------------------------------------------------------------
+// A large input is read in two parts. A scan that builds nothing finds the containers from the root to
+// the middle of the input and an array there (in a pypto Program, the statements of the host
+// orchestration function). This thread reads everything before that array's item at the middle; the
+// other reads the rest (the array's later items, then each enclosing container's later members) into a
+// document of its own, which then joins this one (Builder::appendPart) and this thread closes the
+// containers. Every value goes through msgpack-c and the same Builder rules, so the document is the one a
+// single pass builds; only node indexes (never exposed in order) differ.
+
+/// A container on the way from the root to the middle of the input.
+struct Level {
+    bool isMap;
+    uint32_t count;
+    uint32_t onPath = 0;   ///< the member or item that holds the middle
+    std::string_view key;  ///< a map's: the key of that member
+    size_t itemStart = 0;  ///< offset of that member's value, or item
+};
+
+constexpr size_t kMaxLevels = 64;
+
+uint32_t bigEndian(std::string_view bytes, size_t at, size_t width) {
+    uint32_t v = 0;
+    for (size_t i = 0; i < width; ++i) v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
+    return v;
+}
+
+/// The map or array header at `pos`, and the offset after it.
+std::optional<std::pair<Level, size_t>> containerAt(std::string_view bytes, size_t pos) {
+    auto c = static_cast<unsigned char>(bytes[pos]);
+    if (c >= 0x80 && c <= 0x9f) return std::pair{Level{c < 0x90, c & 0x0fu, 0, {}, 0}, pos + 1};
+    if (c < 0xdc || c > 0xdf) return std::nullopt;
+    size_t width = c == 0xdc || c == 0xde ? 2 : 4;
+    if (pos + 1 + width > bytes.size()) return std::nullopt;
+    return std::pair{Level{c >= 0xde, bigEndian(bytes, pos + 1, width), 0, {}, 0}, pos + 1 + width};
+}
+
+/// Moves `pos` past the value at it that is not a map or an array; false if there is none.
+bool skipScalar(std::string_view bytes, size_t& pos) {
+    auto c = static_cast<unsigned char>(bytes[pos]);
+    size_t width = 0;  // of a length field
+    size_t payload = 0;
+    if (c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3) {
+    } else if (c >= 0xa0 && c <= 0xbf) {
+        payload = c & 0x1fu;
+    } else if (c == 0xcc || c == 0xd0) {
+        payload = 1;
+    } else if (c == 0xcd || c == 0xd1) {
+        payload = 2;
+    } else if (c == 0xca || c == 0xce || c == 0xd2) {
+        payload = 4;
+    } else if (c == 0xcb || c == 0xcf || c == 0xd3) {
+        payload = 8;
+    } else if (c >= 0xd4 && c <= 0xd8) {
+        payload = 1 + (size_t{1} << (c - 0xd4));  // fixext: a type byte and 1..16 bytes
+    } else if (c == 0xc4 || c == 0xd9 || c == 0xc5 || c == 0xda || c == 0xc6 || c == 0xdb) {
+        width = c == 0xc4 || c == 0xd9 ? 1 : c == 0xc5 || c == 0xda ? 2 : 4;
+    } else if (c == 0xc7 || c == 0xc8 || c == 0xc9) {
+        width = c == 0xc7 ? 1 : c == 0xc8 ? 2 : 4;
+        payload = 1;  // the type byte
+    } else {
+        return false;
+    }
+    if (pos + 1 + width > bytes.size()) return false;
+    if (width) payload += bigEndian(bytes, pos + 1, width);
+    pos += 1 + width + payload;
+    return pos <= bytes.size();
+}
+
+/// The containers from the root to the first value that ends past `middle`, found by a scan that builds
+/// nothing (by hand: no library reports where in the tree a byte offset is). nullopt if the input ends
+/// first, breaks the format, or has a key that is not a string on the way.
+std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ConsumedInput consumed) {
+    std::vector<Level> path;
+    size_t pos = 0;
+    for (;;) {
+        if (pos >= bytes.size()) return std::nullopt;
+        consumed.advance(pos);
+        if (!path.empty()) {
+            Level& top = path.back();
+            if (top.isMap) {
+                auto c = static_cast<unsigned char>(bytes[pos]);
+                if (!((c >= 0xa0 && c <= 0xbf) || c == 0xd9 || c == 0xda || c == 0xdb)) return std::nullopt;
+                size_t keyStart = pos;
+                if (!skipScalar(bytes, pos) || pos >= bytes.size()) return std::nullopt;
+                size_t text = keyStart + (c <= 0xbf ? 1 : c == 0xd9 ? 2 : c == 0xda ? 3 : 5);
+                top.key = bytes.substr(text, pos - text);
+            }
+            top.itemStart = pos;
+        }
+        if (auto container = containerAt(bytes, pos)) {
+            if (path.size() == kMaxLevels) return std::nullopt;
+            pos = container->second;
+            if (container->first.count > 0) {
+                path.push_back(container->first);
+                continue;
+            }
+        } else if (!skipScalar(bytes, pos)) {
+            return std::nullopt;
+        }
+        // A value ended at pos.
+        for (;;) {
+            if (pos > middle) return path;
+            if (path.empty()) return std::nullopt;
+            if (++path.back().onPath < path.back().count) break;
+            path.pop_back();
+        }
+    }
+}
+
+/// The levels down to the innermost array on the path to the middle (its item there starts nearest to
+/// it); nullopt if there is none.
+std::optional<std::vector<Level>> splitPath(std::string_view bytes, const ConsumedInput& consumed) {
+    auto path = pathTo(bytes, bytes.size() / 2, consumed.from(0));
+    if (!path) return std::nullopt;
+    while (!path->empty() && path->back().isMap) path->pop_back();
+    if (path->empty()) return std::nullopt;
+    return path;
+}
+
+// On the other thread: the same containers opened first, so that every rule sees what it sees when the
+// input is read in one part; then the rest of each, innermost first, each set aside when done. False if
+// any rule is broken or the input does not end there.
+bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {
+    for (const Level& level : path) {
+        bool ok = level.isMap ? part.startMap(level.count, kUnknownOffset) && part.key(level.key)
+                              : part.startArray(level.count, kUnknownOffset);
+        if (!ok) return false;
+    }
+    Error error;
+    Visitor visitor(part, bytes.data(), consumed, error);
+    size_t pos = path.back().itemStart;
+    for (size_t l = path.size(); l-- > 0;) {
+        const Level& level = path[l];
+        const bool inner = l + 1 == path.size();
+        for (uint32_t i = inner ? level.onPath : level.onPath + 1; i < level.count; ++i) {
+            if (level.isMap) {
+                visitor.inKey = true;
+                bool ok = parseOne(bytes, pos, visitor);
+                visitor.inKey = false;
+                if (!ok) return false;
+            }
+            if (!parseOne(bytes, pos, visitor)) return false;
+        }
+        part.setAside();
+    }
+    part.doneReading();
+    return pos == bytes.size();
+}
+
 }  // namespace
+
+std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const ConsumedInput& consumed) {
+    auto path = splitPath(bytes, consumed);
+    if (!path) return nullptr;
+    const size_t middle = path->back().itemStart;
+    auto doc = std::make_unique<Document>();
+    Builder builder(*doc);
+    {
+        Document partDoc;
+        Builder part(partDoc);
+        part.readAsPart();
+        ConsumedInput partConsumed = consumed.from(middle);
+        bool partOk = false;
+        std::thread other;
+        try {
+            other = std::thread([&] { partOk = readSecondPart(bytes, *path, part, partConsumed); });
+        } catch (const std::system_error&) {
+            return nullptr;  // no thread to be had: read in one part
+        }
+        ConsumedInput firstConsumed = consumed.from(0);
+        Error error;
+        Visitor visitor(builder, bytes.data(), firstConsumed, error);
+        size_t pos = 0;
+        // Parsing stops where the input given ends: with every container on the path open, each holding
+        // the members before the one on the path (so that, with the other part's, each gets its count).
+        msgpack::v2::parse(bytes.data(), middle, pos, visitor);
+        bool firstOk = builder.openDepth() == path->size();
+        for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
+        other.join();
+        // Each thread's faults may map pages of the other's range (the page cache holds large folios):
+        // the whole input is dropped once both are done.
+        consumed.from(0).finish(bytes.size());
+        if (!firstOk || !partOk || !builder.appendPart(part)) return nullptr;
+    }
+    bool ok = builder.finish();
+#ifdef __GLIBC__
+    // The other thread's malloc arena keeps the pages its builder freed (and, unless the program fixed
+    // malloc's mmap threshold, freeing the other part's large tables moved it up, so the heap keeps the
+    // tables freed since): they go back here, since peak memory is time.
+    ::malloc_trim(0);
+#endif
+    return ok ? std::move(doc) : nullptr;
+}
 
 bool parseMsgPack(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {
     Visitor visitor(builder, bytes.data(), consumed, parseError);

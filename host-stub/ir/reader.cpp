@@ -51,10 +51,21 @@ Expected<Format> detectFormat(std::string_view bytes) {
     return e;
 }
 
+namespace {
+const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+}  // namespace
+
+ConsumedInput ConsumedInput::from(size_t offset) const {
+    if (!base_) return {};
+    ConsumedInput c(base_, size_);
+    c.dropped_ = offset / kPage * kPage;
+    c.next_ = offset + kEvery;
+    return c;
+}
+
 void ConsumedInput::release(size_t offset) {
-    static const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    size_t upTo = offset > kBehind ? (offset - kBehind) / page * page : 0;
-    if (upTo > size_) upTo = size_ / page * page;
+    size_t upTo = offset > kBehind ? (offset - kBehind) / kPage * kPage : 0;
+    if (upTo > size_) upTo = size_ / kPage * kPage;
     // MADV_DONTNEED on a private read-only file mapping only unmaps: touched again (an error's line
     // and column), the pages come back from the file.
     if (upTo > dropped_) ::madvise(const_cast<char*>(base_) + dropped_, upTo - dropped_, MADV_DONTNEED);
@@ -63,6 +74,9 @@ void ConsumedInput::release(size_t offset) {
 }
 
 namespace {
+
+// Below this a second thread costs more than it saves.
+constexpr size_t kTwoPartBytes = size_t{4} << 20;
 
 Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format format, const std::string& name,
                                               ConsumedInput& consumed) {
@@ -75,6 +89,12 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
         format = *detected;
     } else if (bytes.empty()) {
         return fileError(name, "empty file", "an IR file holds one serialized pypto Program");
+    }
+    if (format == Format::MsgPack && bytes.size() >= kTwoPartBytes) {
+        if (auto doc = readMsgPackInTwoParts(bytes, consumed)) {
+            doc->setInputFormat(format);
+            return doc;
+        }
     }
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);

@@ -1,0 +1,182 @@
+// A large MessagePack input is read on two threads (ir/read_msgpack.cpp, Builder::appendPart): the
+// document must be the one a single pass builds, and whatever the parts disagree on (or any broken rule)
+// must fall back to the single pass, which reports it as always.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ir/builder.h"
+#include "ir/consumed_input.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
+#include "program_generator.h"
+#include "support/fixtures.h"
+
+namespace ptoplug::ir {
+namespace {
+
+std::string write(const Document& doc, Format format) {
+    auto out = writeToString(doc, WriteOptions{format, false});
+    EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error().format());
+    return out.ok() ? *out : std::string();
+}
+
+/// The single-pass reading of MessagePack `bytes`: the document, or the error it reports.
+Expected<std::unique_ptr<Document>> readInOnePart(const std::string& bytes) {
+    auto doc = std::make_unique<Document>();
+    Builder builder(*doc);
+    ConsumedInput untracked;
+    Error parseError;
+    if (parseMsgPack(bytes, builder, untracked, parseError)) return doc;
+    return builder.failed() ? builder.error() : parseError;
+}
+
+std::string largeProgram() {
+    Document doc;
+    tools::generateProgram(doc, 1000, false);
+    return write(doc, Format::MsgPack);
+}
+
+TEST(TwoPartRead, EveryFixtureReadsAsInOnePart) {
+    size_t inTwoParts = 0;
+    for (const test::Fixture& f : test::allFixtures()) {
+        auto one = readInOnePart(f.msgpack);
+        ASSERT_TRUE(one.ok()) << f.name;
+        auto two = readMsgPackInTwoParts(f.msgpack, ConsumedInput{});
+        if (!two) continue;
+        ++inTwoParts;
+        EXPECT_EQ(write(*two, Format::MsgPack), write(**one, Format::MsgPack)) << f.name;
+        EXPECT_EQ(two->nodes().size(), (*one)->nodes().size()) << f.name;
+    }
+    EXPECT_GT(inTwoParts, test::allFixtures().size() / 2) << "most fixtures have an array at their middle";
+}
+
+TEST(TwoPartRead, ALargeProgramIsReadInTwoPartsAsInOne) {
+    const std::string bytes = largeProgram();
+    ASSERT_GT(bytes.size(), size_t{4} << 20) << "readDocument reads inputs this large in two parts";
+    auto two = readMsgPackInTwoParts(bytes, ConsumedInput{});
+    ASSERT_TRUE(two);
+    auto one = readInOnePart(bytes);
+    ASSERT_TRUE(one.ok()) << one.error().format();
+    EXPECT_TRUE(write(*two, Format::Json) == write(**one, Format::Json));
+    auto viaReader = readDocument(bytes, Format::Auto, "large.msgpack");
+    ASSERT_TRUE(viaReader.ok()) << viaReader.error().format();
+    EXPECT_TRUE(write(**viaReader, Format::MsgPack) == bytes);
+}
+
+/// Offset of the first `"id": <integer of this MessagePack type>` at or after `from`.
+size_t idAt(const std::string& bytes, size_t from, char width) {
+    const std::string key = std::string("\xa2id") + width;
+    size_t at = bytes.find(key, from);
+    return at == std::string::npos ? at : at + 3;
+}
+
+// An id in the second half repeats one of the first: the parts cannot see it, the merge does, and the
+// single pass names the place.
+TEST(TwoPartRead, ADuplicateIdAcrossThePartsIsReportedAsInOnePart) {
+    std::string bytes = largeProgram();
+    const char uint16 = '\xcd';
+    size_t first = idAt(bytes, 0, uint16);
+    size_t second = idAt(bytes, bytes.size() * 3 / 4, uint16);
+    ASSERT_NE(first, std::string::npos);
+    ASSERT_NE(second, std::string::npos);
+    bytes.replace(second, 3, bytes, first, 3);
+    EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr);
+    auto one = readInOnePart(bytes);
+    ASSERT_FALSE(one.ok());
+    auto viaReader = readDocument(bytes, Format::MsgPack, "dup.msgpack");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_NE(viaReader.error().message.find("duplicate node id"), std::string::npos) << viaReader.error().format();
+    EXPECT_EQ(viaReader.error().message, one.error().message);
+    EXPECT_EQ(viaReader.error().pointer, one.error().pointer);
+}
+
+TEST(TwoPartRead, ABrokenRuleInTheSecondPartIsReportedAsInOnePart) {
+    std::string bytes = largeProgram();
+    size_t at = bytes.find("ScalarType", bytes.size() * 3 / 4);
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 9] = 'f';
+    EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr);
+    auto one = readInOnePart(bytes);
+    ASSERT_FALSE(one.ok());
+    auto viaReader = readDocument(bytes, Format::MsgPack, "kind.msgpack");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_NE(viaReader.error().message.find("ScalarTypf"), std::string::npos) << viaReader.error().format();
+    EXPECT_EQ(viaReader.error().message, one.error().message);
+    EXPECT_EQ(viaReader.error().pointer, one.error().pointer);
+    EXPECT_EQ(viaReader.error().hint, one.error().hint);
+}
+
+// The first part stops early on a byte that is no MessagePack type: its containers then hold fewer
+// members than their headers promise (whichever container the byte is in), and nothing is joined.
+TEST(TwoPartRead, ABrokenByteInTheFirstPartIsReportedAsInOnePart) {
+    Document doc;
+    tools::generateProgram(doc, 200, false);
+    const std::string good = write(doc, Format::MsgPack);
+    const std::string nodeStart =
+        "\x83\xa6"
+        "fields";
+    size_t tried = 0;
+    for (size_t at = good.find(nodeStart, good.size() / 4); at < good.size() / 2 && tried < 60;
+         at = good.find(nodeStart, at + good.size() / 200), ++tried) {
+        std::string bytes = good;
+        bytes[at] = '\xc1';
+        EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr) << "broken at " << at;
+        auto one = readInOnePart(bytes);
+        ASSERT_FALSE(one.ok());
+        auto viaReader = readDocument(bytes, Format::MsgPack, "byte.msgpack");
+        ASSERT_FALSE(viaReader.ok());
+        EXPECT_EQ(viaReader.error().message, one.error().message);
+        EXPECT_EQ(viaReader.error().offset, one.error().offset);
+    }
+    EXPECT_GT(tried, 20u);
+}
+
+TEST(TwoPartRead, TrailingBytesAreLeftToTheSinglePass) {
+    std::string bytes = largeProgram() + '\xc0';
+    EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr);
+    auto viaReader = readDocument(bytes, Format::MsgPack, "trailing.msgpack");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_NE(viaReader.error().message.find("trailing bytes"), std::string::npos);
+}
+
+// Names are numbered in the order they are first met; two parts agree only if the second met no name
+// the first had not met in the same order.
+TEST(TwoPartRead, DocumentsJoinOnlyWhereTheirNamesAgree) {
+    Document whole;
+    Document part;
+    whole.keys().intern("zz_first");
+    part.keys().intern("zz_first");
+    part.keys().intern("zz_only_in_part");
+    part.makeSpan(Span{"a.py", 1, 1, 1, 2});
+    EXPECT_TRUE(whole.absorb(part));
+    EXPECT_EQ(whole.keys().name(whole.keys().intern("zz_only_in_part")), "zz_only_in_part");
+
+    Document a;
+    Document b;
+    a.keys().intern("zz_a");
+    b.keys().intern("zz_b");
+    EXPECT_FALSE(a.absorb(b));
+
+    Document c;
+    Document d;
+    c.makeSpan(Span{"c.py", 1, 1, 1, 2});
+    d.makeSpan(Span{"d.py", 1, 1, 1, 2});
+    EXPECT_FALSE(c.absorb(d));
+}
+
+TEST(TwoPartRead, NodesOfThePartAreRenumberedAfterTheWhole) {
+    Document whole;
+    Document part;
+    whole.newNode(K::Var, 0);
+    Node* n = part.newNode(K::ConstInt, 0);
+    ASSERT_TRUE(whole.absorb(part));
+    ASSERT_EQ(whole.nodes().size(), 2u);
+    EXPECT_EQ(whole.nodes()[1], n);
+    EXPECT_EQ(n->index, 1u);
+    EXPECT_EQ(whole.nodeType(1), static_cast<uint32_t>(K::ConstInt));
+    EXPECT_TRUE(part.nodes().empty());
+}
+
+}  // namespace
+}  // namespace ptoplug::ir
