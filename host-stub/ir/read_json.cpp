@@ -1,13 +1,16 @@
 // JSON input through RapidJSON's SAX reader: iterative (no recursion, so deep input cannot overflow
 // the stack), numbers handed over as text so that 64-bit integers stay exact and integers stay distinct
 // from floats (docs/ir_format.md §9.3, §9.6). Strings and keys are checked to be UTF-8 here, eight bytes
-// at a time, instead of by RapidJSON's validating reader (a byte at a time: a seventh of reading).
+// at a time, instead of by RapidJSON's validating reader (a byte at a time: a seventh of reading). A large
+// input is read on two threads.
 #include <charconv>
+#include <optional>
 #include <string>
 
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 #include "ir/reader.h"
+#include "ir/two_part_read.h"
 #include "ir/utf8.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -97,13 +100,152 @@ struct Handler {
     bool EndArray(rapidjson::SizeType) { return b.endArray(); }
 };
 
+constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+
+// --- Reading in two parts (ir/two_part_read.h) ----------------------------------------------------
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+size_t skipBlanks(std::string_view bytes, size_t pos) {
+    while (pos < bytes.size() && isBlank(bytes[pos])) ++pos;
+    return pos;
+}
+
+/// Moves `pos` (at a '"') past the string; false if it does not end. `escaped`: it holds a backslash.
+bool skipString(std::string_view bytes, size_t& pos, bool& escaped) {
+    for (++pos; pos < bytes.size(); ++pos) {
+        if (bytes[pos] == '"') {
+            ++pos;
+            return true;
+        }
+        if (bytes[pos] == '\\') {
+            escaped = true;
+            ++pos;
+        }
+    }
+    return false;
+}
+
+// By hand: no library reports where in the tree a byte offset is. A key with an escape on the way is
+// not replayed (the other part would need it decoded): such input is read in one part.
+std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ConsumedInput consumed) {
+    std::vector<Level> path;
+    size_t pos = skipBlanks(bytes, 0);
+    for (;;) {
+        if (pos >= bytes.size()) return std::nullopt;
+        consumed.advance(pos);
+        if (!path.empty()) {
+            Level& top = path.back();
+            if (top.isMap) {
+                bool escaped = false;
+                size_t keyStart = pos + 1;
+                if (bytes[pos] != '"' || !skipString(bytes, pos, escaped) || escaped) return std::nullopt;
+                top.key = bytes.substr(keyStart, pos - 1 - keyStart);
+                pos = skipBlanks(bytes, pos);
+                if (pos >= bytes.size() || bytes[pos] != ':') return std::nullopt;
+                pos = skipBlanks(bytes, pos + 1);
+                if (pos >= bytes.size()) return std::nullopt;
+            }
+            top.itemStart = pos;
+        }
+        const char c = bytes[pos];
+        if (c == '{' || c == '[') {
+            if (path.size() == kMaxSplitLevels) return std::nullopt;
+            pos = skipBlanks(bytes, pos + 1);
+            if (pos < bytes.size() && bytes[pos] == (c == '{' ? '}' : ']')) {
+                ++pos;  // empty: the value ends here
+            } else {
+                path.push_back(Level{c == '{', 0, 0, {}, 0});
+                continue;
+            }
+        } else if (c == '"') {
+            bool escaped = false;
+            if (!skipString(bytes, pos, escaped)) return std::nullopt;
+        } else {
+            size_t start = pos;
+            while (pos < bytes.size() && !isBlank(bytes[pos]) && bytes[pos] != ',' && bytes[pos] != '}' &&
+                   bytes[pos] != ']')
+                ++pos;
+            if (pos == start) return std::nullopt;
+        }
+        // A value ended at pos.
+        for (;;) {
+            if (pos > middle) return path;
+            if (path.empty()) return std::nullopt;
+            pos = skipBlanks(bytes, pos);
+            if (pos >= bytes.size()) return std::nullopt;
+            if (bytes[pos] == ',') {
+                ++path.back().onPath;
+                pos = skipBlanks(bytes, pos + 1);
+                break;
+            }
+            if (bytes[pos] != (path.back().isMap ? '}' : ']')) return std::nullopt;
+            ++pos;
+            path.pop_back();
+        }
+    }
+}
+
+void readFirst(std::string_view prefix, Builder& builder, ConsumedInput& consumed) {
+    rapidjson::MemoryStream stream(prefix.data(), prefix.size());
+    Handler handler{builder, stream, consumed};
+    rapidjson::Reader reader;
+    reader.Parse<kFlags>(stream, handler);
+}
+
+/// Hands a string read alone to the builder as a map key.
+struct KeyHandler : Handler {
+    bool String(const char* s, rapidjson::SizeType length, bool copy) { return Key(s, length, copy); }
+};
+
+bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {
+    // One stream over the whole input, moved to each value: offsets stay those of the input.
+    rapidjson::MemoryStream stream(bytes.data(), bytes.size());
+    Handler handler{part, stream, consumed};
+    KeyHandler keyHandler{{part, stream, consumed}};
+    rapidjson::Reader reader;
+    size_t pos = path.back().itemStart;
+    auto parse = [&](auto& h) {
+        stream.src_ = bytes.data() + pos;
+        bool ok = !reader.Parse<kFlags | rapidjson::kParseStopWhenDoneFlag>(stream, h).IsError() && !part.failed();
+        pos = stream.Tell();
+        return ok;
+    };
+    if (!parse(handler)) return false;  // the item at the middle
+    for (size_t l = path.size(); l-- > 0;) {
+        const Level& level = path[l];
+        for (;;) {
+            pos = skipBlanks(bytes, pos);
+            if (pos >= bytes.size()) return false;
+            if (bytes[pos] == (level.isMap ? '}' : ']')) {
+                ++pos;
+                break;
+            }
+            if (bytes[pos] != ',') return false;
+            ++pos;
+            if (level.isMap) {
+                if (!parse(keyHandler)) return false;
+                pos = skipBlanks(bytes, pos);
+                if (pos >= bytes.size() || bytes[pos] != ':') return false;
+                ++pos;
+            }
+            if (!parse(handler)) return false;
+        }
+        part.setAside();
+    }
+    return skipBlanks(bytes, pos) == bytes.size();
+}
+
 }  // namespace
+
+std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const ConsumedInput& consumed) {
+    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest});
+}
 
 bool parseJson(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {
     rapidjson::MemoryStream stream(bytes.data(), bytes.size());
     Handler handler{builder, stream, consumed};
     rapidjson::Reader reader;
-    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
     rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
     if (builder.failed()) return false;
     if (result.IsError()) {

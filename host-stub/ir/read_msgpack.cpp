@@ -1,17 +1,13 @@
 // MessagePack input through msgpack-c's visitor parser (iterative); a large input on two threads.
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
-
-#include <malloc.h>
-
 #include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 #include "ir/reader.h"
+#include "ir/two_part_read.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -82,25 +78,7 @@ bool parseOne(std::string_view bytes, size_t& pos, Visitor& visitor) {
     return msgpack::v2::parse(bytes.data(), bytes.size(), pos, visitor) && !visitor.syntaxError && !visitor.b.failed();
 }
 
-// --- Reading on two threads ------------------------------------------------------------------------
-// A large input is read in two parts. A scan that builds nothing finds the containers from the root to
-// the middle of the input and an array there (in a pypto Program, the statements of the host
-// orchestration function). This thread reads everything before that array's item at the middle; the
-// other reads the rest (the array's later items, then each enclosing container's later members) into a
-// document of its own, which then joins this one (Builder::appendPart) and this thread closes the
-// containers. Every value goes through msgpack-c and the same Builder rules, so the document is the one a
-// single pass builds; only node indexes (never exposed in order) differ.
-
-/// A container on the way from the root to the middle of the input.
-struct Level {
-    bool isMap;
-    uint32_t count;
-    uint32_t onPath = 0;   ///< the member or item that holds the middle
-    std::string_view key;  ///< a map's: the key of that member
-    size_t itemStart = 0;  ///< offset of that member's value, or item
-};
-
-constexpr size_t kMaxLevels = 64;
+// --- Reading in two parts (ir/two_part_read.h) ----------------------------------------------------
 
 uint32_t bigEndian(std::string_view bytes, size_t at, size_t width) {
     uint32_t v = 0;
@@ -150,9 +128,7 @@ bool skipScalar(std::string_view bytes, size_t& pos) {
     return pos <= bytes.size();
 }
 
-/// The containers from the root to the first value that ends past `middle`, found by a scan that builds
-/// nothing (by hand: no library reports where in the tree a byte offset is). nullopt if the input ends
-/// first, breaks the format, or has a key that is not a string on the way.
+// By hand: no library reports where in the tree a byte offset is.
 std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ConsumedInput consumed) {
     std::vector<Level> path;
     size_t pos = 0;
@@ -172,7 +148,7 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
             top.itemStart = pos;
         }
         if (auto container = containerAt(bytes, pos)) {
-            if (path.size() == kMaxLevels) return std::nullopt;
+            if (path.size() == kMaxSplitLevels) return std::nullopt;
             pos = container->second;
             if (container->first.count > 0) {
                 path.push_back(container->first);
@@ -191,25 +167,14 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
     }
 }
 
-/// The levels down to the innermost array on the path to the middle (its item there starts nearest to
-/// it); nullopt if there is none.
-std::optional<std::vector<Level>> splitPath(std::string_view bytes, const ConsumedInput& consumed) {
-    auto path = pathTo(bytes, bytes.size() / 2, consumed.from(0));
-    if (!path) return std::nullopt;
-    while (!path->empty() && path->back().isMap) path->pop_back();
-    if (path->empty()) return std::nullopt;
-    return path;
+void readFirst(std::string_view prefix, Builder& builder, ConsumedInput& consumed) {
+    Error error;
+    Visitor visitor(builder, prefix.data(), consumed, error);
+    size_t pos = 0;
+    msgpack::v2::parse(prefix.data(), prefix.size(), pos, visitor);
 }
 
-// On the other thread: the same containers opened first, so that every rule sees what it sees when the
-// input is read in one part; then the rest of each, innermost first, each set aside when done. False if
-// any rule is broken or the input does not end there.
-bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {
-    for (const Level& level : path) {
-        bool ok = level.isMap ? part.startMap(level.count, kUnknownOffset) && part.key(level.key)
-                              : part.startArray(level.count, kUnknownOffset);
-        if (!ok) return false;
-    }
+bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {
     Error error;
     Visitor visitor(part, bytes.data(), consumed, error);
     size_t pos = path.back().itemStart;
@@ -227,53 +192,13 @@ bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Buil
         }
         part.setAside();
     }
-    part.doneReading();
     return pos == bytes.size();
 }
 
 }  // namespace
 
 std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const ConsumedInput& consumed) {
-    auto path = splitPath(bytes, consumed);
-    if (!path) return nullptr;
-    const size_t middle = path->back().itemStart;
-    auto doc = std::make_unique<Document>();
-    Builder builder(*doc);
-    {
-        Document partDoc;
-        Builder part(partDoc);
-        part.readAsPart();
-        ConsumedInput partConsumed = consumed.from(middle);
-        bool partOk = false;
-        std::thread other;
-        try {
-            other = std::thread([&] { partOk = readSecondPart(bytes, *path, part, partConsumed); });
-        } catch (const std::system_error&) {
-            return nullptr;  // no thread to be had: read in one part
-        }
-        ConsumedInput firstConsumed = consumed.from(0);
-        Error error;
-        Visitor visitor(builder, bytes.data(), firstConsumed, error);
-        size_t pos = 0;
-        // Parsing stops where the input given ends: with every container on the path open, each holding
-        // the members before the one on the path (so that, with the other part's, each gets its count).
-        msgpack::v2::parse(bytes.data(), middle, pos, visitor);
-        bool firstOk = builder.openDepth() == path->size();
-        for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
-        other.join();
-        // Each thread's faults may map pages of the other's range (the page cache holds large folios):
-        // the whole input is dropped once both are done.
-        consumed.from(0).finish(bytes.size());
-        if (!firstOk || !partOk || !builder.appendPart(part)) return nullptr;
-    }
-    bool ok = builder.finish();
-#ifdef __GLIBC__
-    // The other thread's malloc arena keeps the pages its builder freed (and, unless the program fixed
-    // malloc's mmap threshold, freeing the other part's large tables moved it up, so the heap keeps the
-    // tables freed since): they go back here, since peak memory is time.
-    ::malloc_trim(0);
-#endif
-    return ok ? std::move(doc) : nullptr;
+    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest});
 }
 
 bool parseMsgPack(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {

@@ -90,8 +90,10 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
     } else if (bytes.empty()) {
         return fileError(name, "empty file", "an IR file holds one serialized pypto Program");
     }
-    if (format == Format::MsgPack && bytes.size() >= kTwoPartBytes) {
-        if (auto doc = readMsgPackInTwoParts(bytes, consumed)) {
+    if (bytes.size() >= kTwoPartBytes) {
+        auto doc =
+            format == Format::Json ? readJsonInTwoParts(bytes, consumed) : readMsgPackInTwoParts(bytes, consumed);
+        if (doc) {
             doc->setInputFormat(format);
             return doc;
         }

@@ -25,9 +25,10 @@ Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format for
 bool parseJson(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);
 bool parseMsgPack(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);
 
-/// Reads a MessagePack Program with a long function list on two threads, the list's second part on the
-/// other: the document, or nullptr when the input has another shape or any rule is broken (the caller
-/// then reads it in one part, which reports every problem as usual).
+/// Read a large input on two threads (ir/two_part_read.h): the document, or nullptr when the input has
+/// no array at its middle or any rule is broken (the caller then reads it in one part, which reports
+/// every problem as usual).
 std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
+std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
 
 }  // namespace ptoplug::ir

@@ -1,6 +1,6 @@
-// A large MessagePack input is read on two threads (ir/read_msgpack.cpp, Builder::appendPart): the
-// document must be the one a single pass builds, and whatever the parts disagree on (or any broken rule)
-// must fall back to the single pass, which reports it as always.
+// A large input is read on two threads (ir/two_part_read.h, Builder::appendPart): the document must be
+// the one a single pass builds, and whatever the parts disagree on (or any broken rule) must fall back to
+// the single pass, which reports it as always.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,28 +21,38 @@ std::string write(const Document& doc, Format format) {
     return out.ok() ? *out : std::string();
 }
 
-/// The single-pass reading of MessagePack `bytes`: the document, or the error it reports.
-Expected<std::unique_ptr<Document>> readInOnePart(const std::string& bytes) {
+/// The single-pass reading of `bytes`: the document, or the error it reports.
+Expected<std::unique_ptr<Document>> readInOnePart(const std::string& bytes, Format format = Format::MsgPack) {
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
     ConsumedInput untracked;
     Error parseError;
-    if (parseMsgPack(bytes, builder, untracked, parseError)) return doc;
+    bool ok = format == Format::Json ? parseJson(bytes, builder, untracked, parseError)
+                                     : parseMsgPack(bytes, builder, untracked, parseError);
+    if (ok) return doc;
     return builder.failed() ? builder.error() : parseError;
 }
 
-std::string largeProgram() {
-    Document doc;
-    tools::generateProgram(doc, 1000, false);
-    return write(doc, Format::MsgPack);
+std::unique_ptr<Document> readInTwoParts(const std::string& bytes, Format format = Format::MsgPack) {
+    return format == Format::Json ? readJsonInTwoParts(bytes, ConsumedInput{})
+                                  : readMsgPackInTwoParts(bytes, ConsumedInput{});
 }
 
-TEST(TwoPartRead, EveryFixtureReadsAsInOnePart) {
+std::string largeProgram(Format format = Format::MsgPack) {
+    Document doc;
+    tools::generateProgram(doc, 1000, false);
+    return write(doc, format);
+}
+
+class TwoPartRead : public ::testing::TestWithParam<Format> {};
+
+TEST_P(TwoPartRead, EveryFixtureReadsAsInOnePart) {
     size_t inTwoParts = 0;
     for (const test::Fixture& f : test::allFixtures()) {
-        auto one = readInOnePart(f.msgpack);
+        const std::string& bytes = GetParam() == Format::Json ? f.json : f.msgpack;
+        auto one = readInOnePart(bytes, GetParam());
         ASSERT_TRUE(one.ok()) << f.name;
-        auto two = readMsgPackInTwoParts(f.msgpack, ConsumedInput{});
+        auto two = readInTwoParts(bytes, GetParam());
         if (!two) continue;
         ++inTwoParts;
         EXPECT_EQ(write(*two, Format::MsgPack), write(**one, Format::MsgPack)) << f.name;
@@ -51,17 +61,74 @@ TEST(TwoPartRead, EveryFixtureReadsAsInOnePart) {
     EXPECT_GT(inTwoParts, test::allFixtures().size() / 2) << "most fixtures have an array at their middle";
 }
 
-TEST(TwoPartRead, ALargeProgramIsReadInTwoPartsAsInOne) {
-    const std::string bytes = largeProgram();
+TEST_P(TwoPartRead, ALargeProgramIsReadInTwoPartsAsInOne) {
+    const std::string bytes = largeProgram(GetParam());
     ASSERT_GT(bytes.size(), size_t{4} << 20) << "readDocument reads inputs this large in two parts";
-    auto two = readMsgPackInTwoParts(bytes, ConsumedInput{});
+    auto two = readInTwoParts(bytes, GetParam());
     ASSERT_TRUE(two);
-    auto one = readInOnePart(bytes);
+    auto one = readInOnePart(bytes, GetParam());
     ASSERT_TRUE(one.ok()) << one.error().format();
     EXPECT_TRUE(write(*two, Format::Json) == write(**one, Format::Json));
-    auto viaReader = readDocument(bytes, Format::Auto, "large.msgpack");
+    auto viaReader = readDocument(bytes, Format::Auto, "large");
     ASSERT_TRUE(viaReader.ok()) << viaReader.error().format();
-    EXPECT_TRUE(write(**viaReader, Format::MsgPack) == bytes);
+    EXPECT_TRUE(write(**viaReader, GetParam()) == bytes);
+}
+
+TEST_P(TwoPartRead, ABrokenRuleInTheSecondPartIsReportedAsInOnePart) {
+    std::string bytes = largeProgram(GetParam());
+    size_t at = bytes.find("ScalarType", bytes.size() * 3 / 4);
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 9] = 'f';
+    EXPECT_EQ(readInTwoParts(bytes, GetParam()), nullptr);
+    auto one = readInOnePart(bytes, GetParam());
+    ASSERT_FALSE(one.ok());
+    auto viaReader = readDocument(bytes, GetParam(), "kind");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_NE(viaReader.error().message.find("ScalarTypf"), std::string::npos) << viaReader.error().format();
+    EXPECT_EQ(viaReader.error().message, one.error().message);
+    EXPECT_EQ(viaReader.error().pointer, one.error().pointer);
+    EXPECT_EQ(viaReader.error().offset, one.error().offset);
+    EXPECT_EQ(viaReader.error().hint, one.error().hint);
+}
+
+TEST_P(TwoPartRead, TrailingBytesAreLeftToTheSinglePass) {
+    std::string bytes = largeProgram(GetParam()) + (GetParam() == Format::Json ? "x" : "\xc0");
+    EXPECT_EQ(readInTwoParts(bytes, GetParam()), nullptr);
+    auto one = readInOnePart(bytes, GetParam());
+    ASSERT_FALSE(one.ok());
+    auto viaReader = readDocument(bytes, GetParam(), "trailing");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_EQ(viaReader.error().message, one.error().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, TwoPartRead, ::testing::Values(Format::MsgPack, Format::Json),
+                         [](const ::testing::TestParamInfo<Format>& info) {
+                             return info.param == Format::Json ? "Json" : "MsgPack";
+                         });
+
+TEST(TwoPartReadJson, IndentedJsonIsReadInTwoPartsAsInOne) {
+    Document doc;
+    tools::generateProgram(doc, 300, false);
+    auto pretty = writeToString(doc, WriteOptions{Format::Json, true});
+    ASSERT_TRUE(pretty.ok());
+    auto two = readJsonInTwoParts(*pretty, ConsumedInput{});
+    ASSERT_TRUE(two);
+    auto one = readInOnePart(*pretty, Format::Json);
+    ASSERT_TRUE(one.ok()) << one.error().format();
+    EXPECT_TRUE(write(*two, Format::MsgPack) == write(**one, Format::MsgPack));
+}
+
+// JSON errors name line and column: after a two-part attempt, they are the single pass's.
+TEST(TwoPartReadJson, ASyntaxErrorInTheSecondPartNamesItsLine) {
+    std::string bytes = largeProgram(Format::Json);
+    size_t at = bytes.find("\"type\":", bytes.size() * 3 / 4);
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 6] = ';';
+    EXPECT_EQ(readJsonInTwoParts(bytes, ConsumedInput{}), nullptr);
+    auto viaReader = readDocument(bytes, Format::Json, "syntax.json");
+    ASSERT_FALSE(viaReader.ok());
+    EXPECT_EQ(viaReader.error().offset, static_cast<int64_t>(at + 6));
+    EXPECT_GT(viaReader.error().line, 0);
 }
 
 /// Offset of the first `"id": <integer of this MessagePack type>` at or after `from`.
@@ -73,7 +140,7 @@ size_t idAt(const std::string& bytes, size_t from, char width) {
 
 // An id in the second half repeats one of the first: the parts cannot see it, the merge does, and the
 // single pass names the place.
-TEST(TwoPartRead, ADuplicateIdAcrossThePartsIsReportedAsInOnePart) {
+TEST(TwoPartReadMsgPack, ADuplicateIdAcrossThePartsIsReportedAsInOnePart) {
     std::string bytes = largeProgram();
     const char uint16 = '\xcd';
     size_t first = idAt(bytes, 0, uint16);
@@ -91,25 +158,9 @@ TEST(TwoPartRead, ADuplicateIdAcrossThePartsIsReportedAsInOnePart) {
     EXPECT_EQ(viaReader.error().pointer, one.error().pointer);
 }
 
-TEST(TwoPartRead, ABrokenRuleInTheSecondPartIsReportedAsInOnePart) {
-    std::string bytes = largeProgram();
-    size_t at = bytes.find("ScalarType", bytes.size() * 3 / 4);
-    ASSERT_NE(at, std::string::npos);
-    bytes[at + 9] = 'f';
-    EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr);
-    auto one = readInOnePart(bytes);
-    ASSERT_FALSE(one.ok());
-    auto viaReader = readDocument(bytes, Format::MsgPack, "kind.msgpack");
-    ASSERT_FALSE(viaReader.ok());
-    EXPECT_NE(viaReader.error().message.find("ScalarTypf"), std::string::npos) << viaReader.error().format();
-    EXPECT_EQ(viaReader.error().message, one.error().message);
-    EXPECT_EQ(viaReader.error().pointer, one.error().pointer);
-    EXPECT_EQ(viaReader.error().hint, one.error().hint);
-}
-
 // The first part stops early on a byte that is no MessagePack type: its containers then hold fewer
 // members than their headers promise (whichever container the byte is in), and nothing is joined.
-TEST(TwoPartRead, ABrokenByteInTheFirstPartIsReportedAsInOnePart) {
+TEST(TwoPartReadMsgPack, ABrokenByteInTheFirstPartIsReportedAsInOnePart) {
     Document doc;
     tools::generateProgram(doc, 200, false);
     const std::string good = write(doc, Format::MsgPack);
@@ -132,17 +183,9 @@ TEST(TwoPartRead, ABrokenByteInTheFirstPartIsReportedAsInOnePart) {
     EXPECT_GT(tried, 20u);
 }
 
-TEST(TwoPartRead, TrailingBytesAreLeftToTheSinglePass) {
-    std::string bytes = largeProgram() + '\xc0';
-    EXPECT_EQ(readMsgPackInTwoParts(bytes, ConsumedInput{}), nullptr);
-    auto viaReader = readDocument(bytes, Format::MsgPack, "trailing.msgpack");
-    ASSERT_FALSE(viaReader.ok());
-    EXPECT_NE(viaReader.error().message.find("trailing bytes"), std::string::npos);
-}
-
 // Names are numbered in the order they are first met; two parts agree only if the second met no name
 // the first had not met in the same order.
-TEST(TwoPartRead, DocumentsJoinOnlyWhereTheirNamesAgree) {
+TEST(TwoPartDocuments, JoinOnlyWhereTheirNamesAgree) {
     Document whole;
     Document part;
     whole.keys().intern("zz_first");
@@ -165,7 +208,7 @@ TEST(TwoPartRead, DocumentsJoinOnlyWhereTheirNamesAgree) {
     EXPECT_FALSE(c.absorb(d));
 }
 
-TEST(TwoPartRead, NodesOfThePartAreRenumberedAfterTheWhole) {
+TEST(TwoPartDocuments, NodesOfThePartAreRenumberedAfterTheWhole) {
     Document whole;
     Document part;
     whole.newNode(K::Var, 0);

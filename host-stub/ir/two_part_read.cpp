@@ -1,0 +1,71 @@
+#include "ir/two_part_read.h"
+
+#include <system_error>
+#include <thread>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace ptoplug::ir {
+namespace {
+
+// On the other thread: the same containers opened first, so that every rule sees what it sees when the
+// input is read in one part.
+bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed,
+                    const TwoPartFormat& format) {
+    for (const Level& level : path) {
+        bool ok = level.isMap ? part.startMap(level.count, kUnknownOffset) && part.key(level.key)
+                              : part.startArray(level.count, kUnknownOffset);
+        if (!ok) return false;
+    }
+    bool ok = format.readRest(bytes, path, part, consumed);
+    part.doneReading();
+    return ok;
+}
+
+}  // namespace
+
+std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
+                                         const TwoPartFormat& format) {
+    auto path = format.pathTo(bytes, bytes.size() / 2, consumed.from(0));
+    if (!path) return nullptr;
+    while (!path->empty() && path->back().isMap) path->pop_back();
+    if (path->empty()) return nullptr;
+    const size_t middle = path->back().itemStart;
+    auto doc = std::make_unique<Document>();
+    Builder builder(*doc);
+    {
+        Document partDoc;
+        Builder part(partDoc);
+        part.readAsPart();
+        ConsumedInput partConsumed = consumed.from(middle);
+        bool partOk = false;
+        std::thread other;
+        try {
+            other = std::thread([&] { partOk = readSecondPart(bytes, *path, part, partConsumed, format); });
+        } catch (const std::system_error&) {
+            return nullptr;  // no thread to be had: read in one part
+        }
+        ConsumedInput firstConsumed = consumed.from(0);
+        format.readFirst(bytes.substr(0, middle), builder, firstConsumed);
+        // Every container on the path must be open, holding the members before the one on the path: with
+        // the other part's, each then gets all of its own.
+        bool firstOk = !builder.failed() && builder.openDepth() == path->size();
+        for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
+        other.join();
+        // Each thread's faults may map pages of the other's range (the page cache holds large folios):
+        // the whole input is dropped once both are done.
+        consumed.from(0).finish(bytes.size());
+        if (!firstOk || !partOk || !builder.appendPart(part)) return nullptr;
+    }
+    bool ok = builder.finish();
+#ifdef __GLIBC__
+    // The other thread's malloc arena keeps the pages its builder freed (and, unless the program fixed
+    // malloc's mmap threshold, freeing the other part's large tables moved it up, so the heap keeps the
+    // tables freed since): they go back here, since peak memory is time.
+    ::malloc_trim(0);
+#endif
+    return ok ? std::move(doc) : nullptr;
+}
+
+}  // namespace ptoplug::ir
