@@ -24,6 +24,7 @@
 #include <filesystem>
 
 #include "driver/process_file.h"
+#include "io/allocator.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
@@ -79,6 +80,7 @@ bool nlohmannParseDump(const std::string& path) {
 
 bool ours(const std::string& path, ptoplug::ir::Format outFormat) {
     using namespace ptoplug::ir;
+    ptoplug::io::returnLargeBlocksWhenFreed();  // as pto-host does
     auto doc = readFile(path);
     if (!doc) {
         std::cerr << doc.error().format() << "\n";
@@ -109,6 +111,7 @@ const ptoplug::host::Pipeline& pipeline() {
 }
 
 bool hostRun(const std::string& path, const std::string& out) {
+    ptoplug::io::returnLargeBlocksWhenFreed();  // as pto-host does
     ptoplug::host::FileReport r = ptoplug::host::processFile(pipeline(), path, out, ptoplug::host::FileOptions{});
     if (r.exitCode != 0) std::cerr << r.messages;
     return r.exitCode == 0;

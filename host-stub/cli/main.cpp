@@ -3,11 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <iostream>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "cli/cli.h"
+#include "io/allocator.h"
 #include "io/output_file.h"
 
 int main(int argc, char** argv) try {
@@ -16,12 +14,7 @@ int main(int argc, char** argv) try {
     io::reserveStdoutForHost();
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGXFSZ, SIG_IGN);
-#ifdef __GLIBC__
-    // Large tables (id maps, layouts, string pools) are freed while a document lives on. With a fixed
-    // threshold they are mapped and go back to the system when freed; glibc's moving threshold would
-    // serve the next ones from the heap, which keeps their pages. Peak memory is time on these machines.
-    ::mallopt(M_MMAP_THRESHOLD, 256 << 10);
-#endif
+    io::returnLargeBlocksWhenFreed();
     CLI::App app{"pto-host: run pass plugins over serialized pypto IR (MessagePack or JSON)"};
     app.set_version_flag("--version", std::string("pto-host 0.1.0 (ptoplug ABI ") + std::to_string(PTO_ABI_MAJOR) +
                                           "." + std::to_string(PTO_ABI_MINOR) + ")");

@@ -51,21 +51,24 @@ public:
     /// document's root is set.
     bool finish();
 
-    // Reading in two parts on two threads: this builder stops with some containers open; `part` (over
-    // another document) opens the same containers, reads the rest of each, innermost first, and sets each
-    // aside. appendPart moves part's document into this one, gives each open container part's members
-    // and closes it. False when the parts disagree (a node id in both, names numbered differently, other
-    // containers) or either has failed: this builder is unusable then, and the caller reads the input
-    // again in one part, which reports any problem as usual.
-    /// Makes this builder the second part: node ids are kept, not checked; appendPart checks them.
+    // --- Reading in two parts on two threads (ir/two_part_read.h) ---------------------------------
+    // The first builder stops with some containers open. The second (over another document) opens the
+    // same containers, reads the rest of each, innermost first, and sets each aside. The first then
+    // takes the second's document, gives each open container the members set aside and closes it.
+
+    /// Makes this builder a second part: node ids are kept, not checked (appendPart checks them).
     void readAsPart();
+    /// Second part: the innermost open container's members leave the stack, kept for appendPart.
     void setAside();
+    /// First part: joins `part` as above. False when the parts disagree (a node id in both, names
+    /// numbered differently, other containers) or either has failed: this builder is unusable then, and
+    /// the caller reads the input again in one part, which reports any problem as usual.
     bool appendPart(Builder& part);
     /// Containers open, and how many items (or members) the one at `depth` holds so far.
     size_t openDepth() const { return frames_.size(); }
     size_t itemsSoFar(size_t depth) const;
-    /// Frees what only the reading of more strings and maps needs (the string pool, shared maps):
-    /// peak memory is time. No event may follow, but setAside and appendPart still work.
+    /// Frees the string pool and the tables of shared maps (peak memory is time): maps closed later are
+    /// not shared, and no string may be read any more.
     void doneReading();
 
 private:

@@ -1,0 +1,16 @@
+#include "io/allocator.h"
+
+#include <cstdlib>  // defines __GLIBC__ where malloc is glibc's
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace ptoplug::io {
+
+void returnLargeBlocksWhenFreed() {
+#ifdef __GLIBC__
+    ::mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
+}
+
+}  // namespace ptoplug::io
