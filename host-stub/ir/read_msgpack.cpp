@@ -129,12 +129,11 @@ bool skipScalar(std::string_view bytes, size_t& pos) {
 }
 
 // By hand: no library reports where in the tree a byte offset is.
-std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ConsumedInput consumed) {
+std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) {
     std::vector<Level> path;
     size_t pos = 0;
     for (;;) {
         if (pos >= bytes.size()) return std::nullopt;
-        consumed.advance(pos);
         if (!path.empty()) {
             Level& top = path.back();
             if (top.isMap) {

@@ -27,7 +27,7 @@ bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Buil
 
 std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
                                          const TwoPartFormat& format) {
-    auto path = format.pathTo(bytes, bytes.size() / 2, consumed.from(0));
+    auto path = format.pathTo(bytes, bytes.size() / 2);
     if (!path) return nullptr;
     while (!path->empty() && path->back().isMap) path->pop_back();
     if (path->empty()) return nullptr;

@@ -34,8 +34,8 @@ inline constexpr size_t kMaxSplitLevels = 64;
 struct TwoPartFormat {
     /// The containers from the root to the first value that ends past `middle` (each with `onPath` the
     /// member holding it); nullopt if the input ends first, breaks the format or has a key on the way that
-    /// cannot be replayed. Releases the input it scans through `consumed`.
-    std::optional<std::vector<Level>> (*pathTo)(std::string_view bytes, size_t middle, ConsumedInput consumed);
+    /// cannot be replayed. The pages it reads stay mapped: the first part reads them next.
+    std::optional<std::vector<Level>> (*pathTo)(std::string_view bytes, size_t middle);
     /// Feeds `builder` every value of `prefix`, which ends at an item start: the reading stops there.
     void (*readFirst)(std::string_view prefix, Builder& builder, ConsumedInput& consumed);
     /// With the containers of `path` open in `part`: reads the rest of each, innermost first, calling
