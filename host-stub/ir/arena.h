@@ -116,8 +116,13 @@ private:
     // times, and with 4 KiB pages most of a walk's time goes to TLB misses and page faults.
     static Block allocateBlock(size_t size) {
         bool huge = size % kHugePage == 0;
-        void* p = huge ? std::aligned_alloc(kHugePage, size) : std::malloc(size);
-        if (!p) throw std::bad_alloc();
+        void* p = nullptr;
+        // As operator new does: the new-handler (which may free memory, or report and throw) runs on failure.
+        while (!(p = huge ? std::aligned_alloc(kHugePage, size) : std::malloc(size))) {
+            std::new_handler handler = std::get_new_handler();
+            if (!handler) throw std::bad_alloc();
+            handler();
+        }
         if (huge) ::madvise(p, size, MADV_HUGEPAGE);
         return Block(static_cast<std::byte*>(p));
     }

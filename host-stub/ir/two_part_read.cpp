@@ -1,5 +1,6 @@
 #include "ir/two_part_read.h"
 
+#include <new>
 #include <system_error>
 #include <thread>
 #ifdef __GLIBC__
@@ -42,12 +43,28 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
         bool partOk = false;
         std::thread other;
         try {
-            other = std::thread([&] { partOk = readSecondPart(bytes, *path, part, partConsumed, format); });
+            other = std::thread([&] {
+                // An exception (out of memory) must not end the process from here: the single pass
+                // then meets it again, where the caller handles it.
+                try {
+                    partOk = readSecondPart(bytes, *path, part, partConsumed, format);
+                } catch (...) {
+                    partOk = false;
+                }
+            });
         } catch (const std::system_error&) {
             return nullptr;  // no thread to be had: read in one part
         }
         ConsumedInput firstConsumed = consumed.from(0);
-        format.readFirst(bytes.substr(0, middle), builder, firstConsumed);
+        try {
+            format.readFirst(bytes.substr(0, middle), builder, firstConsumed);
+        } catch (const std::bad_alloc&) {
+            other.join();
+            return nullptr;  // two documents may not fit where one does: read in one part
+        } catch (...) {
+            other.join();
+            throw;
+        }
         // Every container on the path must be open, holding the members before the one on the path: with
         // the other part's, each then gets all of its own.
         bool firstOk = !builder.failed() && builder.openDepth() == path->size();

@@ -136,6 +136,26 @@ TEST(PluginContainment, MemoryLimitNamesTheLimitAndThePass) {
     EXPECT_FALSE(fs::exists(tmp / "out.json"));
 }
 
+// Out of memory while a large input is read in two parts (ir/two_part_read.h): the limit is named, as
+// in a single pass, and nothing aborts (an exception on the second reading thread must not end the run).
+TEST(PluginContainment, MemoryLimitWhileReadingALargeInputNamesTheLimit) {
+#ifdef PTOPLUG_SANITIZED
+    GTEST_SKIP() << "sanitizers reserve more address space than any limit";
+#endif
+    TempDir tmp;
+    const std::string large = tmp / "large.msgpack";
+    ASSERT_EQ(runProcess({kGen, "10000", large, "--format", "msgpack"}).exitCode, 0);
+    for (const char* limit : {"110", "150"}) {
+        auto r = runProcess({kHost, "run", large, "-o", tmp / "out.msgpack", "--memory-limit", limit});
+        EXPECT_EQ(r.exitCode, 5) << r.err;
+        EXPECT_NE(r.err.find(std::string("error: exceeded the memory limit of ") + limit +
+                             " MiB (--memory-limit) while reading the input"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_FALSE(fs::exists(tmp / "out.msgpack"));
+    }
+}
+
 TEST(PluginContainment, PrintsNeverReachTheOutputStream) {
     TempDir tmp;
     auto r = runProcess(withFake(tmp, "prints", {"run", input(), "-o", "-"}));
