@@ -127,12 +127,14 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                                                     : std::string("ran out of memory");
             const Phase phase = progress.currentPhase();
             report.exitCode = kExitInternal;
+            const std::string hint = oom && memoryLimitMiB > 0 ? "raise --memory-limit, or run without it"
+                                     : runsPluginCode(phase)   ? "report this to the plugin's authors"
+                                                               : "report this as a bug in pto-host";
             report.messages += formatError(
-                fileError(
-                    item.input,
-                    what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
-                        "; no output was written",
-                    runsPluginCode(phase) ? "report this to the plugin's authors" : "report this as a bug in pto-host"),
+                fileError(item.input,
+                          what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
+                              "; no output was written",
+                          hint),
                 options.diagnostics);
         }
         progress.enter(Phase::Idle);

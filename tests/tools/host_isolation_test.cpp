@@ -152,6 +152,7 @@ TEST(PluginContainment, MemoryLimitWhileReadingALargeInputNamesTheLimit) {
                              " MiB (--memory-limit) while reading the input"),
                   std::string::npos)
             << r.err;
+        EXPECT_NE(r.err.find("hint: raise --memory-limit"), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(tmp / "out.msgpack"));
     }
 }
