@@ -118,6 +118,19 @@ TEST(TwoPartReadJson, IndentedJsonIsReadInTwoPartsAsInOne) {
     EXPECT_TRUE(write(*two, Format::MsgPack) == write(**one, Format::MsgPack));
 }
 
+// The second part replays the keys on the way to the middle as they are written: an escaped one keeps
+// the file in one part (read as always).
+TEST(TwoPartReadJson, AnEscapedKeyOnTheWayKeepsTheFileInOnePart) {
+    std::string bytes = largeProgram(Format::Json);
+    size_t at = bytes.find("\"fields\"");
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at, 8, "\"fi\\u0065lds\"");
+    EXPECT_EQ(readJsonInTwoParts(bytes, ConsumedInput{}), nullptr);
+    auto viaReader = readDocument(bytes, Format::Json, "escaped.json");
+    ASSERT_TRUE(viaReader.ok()) << viaReader.error().format();
+    EXPECT_TRUE(write(**viaReader, Format::Json) == largeProgram(Format::Json));
+}
+
 // JSON errors name line and column: after a two-part attempt, they are the single pass's.
 TEST(TwoPartReadJson, ASyntaxErrorInTheSecondPartNamesItsLine) {
     std::string bytes = largeProgram(Format::Json);
