@@ -3,6 +3,7 @@
 // the single pass, which reports it as always.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "ir/builder.h"
@@ -59,6 +60,33 @@ TEST_P(TwoPartRead, EveryFixtureReadsAsInOnePart) {
         EXPECT_EQ(two->nodes().size(), (*one)->nodes().size()) << f.name;
     }
     EXPECT_GT(inTwoParts, test::allFixtures().size() / 2) << "most fixtures have an array at their middle";
+}
+
+// pypto's 100 generated programs, before and after the pass, as JSON and as our MessagePack of them.
+TEST_P(TwoPartRead, EveryRandomProgramReadsAsInOnePart) {
+    size_t read = 0;
+    size_t inTwoParts = 0;
+    for (const auto& dir :
+         std::filesystem::directory_iterator(std::filesystem::path(test::dataDir()) / "pypto-random")) {
+        for (const char* stage : {"before.json", "after.json"}) {
+            if (!std::filesystem::exists(dir.path() / stage)) continue;
+            std::string bytes = test::readBytes((dir.path() / stage).string());
+            if (GetParam() == Format::MsgPack) {
+                auto doc = readInOnePart(bytes, Format::Json);
+                ASSERT_TRUE(doc.ok()) << dir.path() << " " << doc.error().format();
+                bytes = write(**doc, Format::MsgPack);
+            }
+            auto one = readInOnePart(bytes, GetParam());
+            ASSERT_TRUE(one.ok()) << dir.path();
+            ++read;
+            auto two = readInTwoParts(bytes, GetParam());
+            if (!two) continue;
+            ++inTwoParts;
+            EXPECT_EQ(write(*two, Format::MsgPack), write(**one, Format::MsgPack)) << dir.path() << " " << stage;
+        }
+    }
+    EXPECT_GT(read, 150u);
+    EXPECT_GT(inTwoParts, read / 2) << "most programs have an array at their middle";
 }
 
 TEST_P(TwoPartRead, ALargeProgramIsReadInTwoPartsAsInOne) {
