@@ -302,6 +302,10 @@ private:
     StringMap<uint32_t> ids_;
 };
 
+/// Walks over a document with at least this many nodes use a second thread where they can (below it, a
+/// thread costs more than it saves).
+inline constexpr size_t kParallelWalkNodes = 20000;
+
 class Document {
 public:
     Document();

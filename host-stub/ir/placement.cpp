@@ -8,8 +8,6 @@ namespace {
 
 enum class Pass { AssignIds, PlaceByReadOrder, PlaceRemaining };
 
-constexpr size_t kParallelNodes = 20000;  ///< below this, a thread costs more than it saves
-
 // One walk in one order. Each walk writes only its own table (ids, or fullAt), so the first two can run
 // side by side.
 class Placer {
@@ -87,7 +85,7 @@ Layout computeLayout(const Document& doc) {
     // run at once (the document is not changed meanwhile). Without a thread (a small document, or none
     // to be had under an address-space limit) they run one after the other.
     std::thread other;
-    if (doc.nodes().size() >= kParallelNodes) {
+    if (doc.nodes().size() >= kParallelWalkNodes) {
         try {
             other = std::thread([&] { ids.run(doc.root()); });
         } catch (const std::system_error&) {  // no thread to be had: the walks run in turn below

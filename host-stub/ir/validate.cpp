@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "ir/builder.h"
@@ -73,7 +75,11 @@ public:
     // After a pass: every node reachable from the root checked against the schema, once, and the
     // graph checked for cycles and depth, iteratively (a plugin may have built a cycle, so nothing
     // here may recurse along node edges, including the search for an error's place).
-    Status runStructural() {
+    /// Only whether the rules hold, with no error to report: a failure just marks the run failed.
+    void quietly() { quiet_ = true; }
+    bool failed() const { return failed_; }
+
+    Status runStructural(bool checkNodes = true) {
         Value& root = doc_.root();
         if (!root.isNode()) return std::nullopt;
         std::vector<uint8_t> state(doc_.nodes().size(), 0);  // 0 new, 1 on the stack, 2 done
@@ -87,6 +93,7 @@ public:
             if (stack_.size() > kMaxNodeDepth)
                 return failAt(&root, "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep",
                               "a pass built an impossibly deep program");
+            if (!checkNodes) return;
             if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
         };
         push(root.n);
@@ -107,6 +114,14 @@ public:
             stack_.pop_back();
         }
         return failed_ ? Status(error_) : std::nullopt;
+    }
+
+    /// Every node of the document against its schema, reachable or not.
+    void checkEveryNode() {
+        for (Node* n : doc_.nodes()) {
+            if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
+            if (failed_) return;
+        }
     }
 
     Status runNode(Node* n) {
@@ -176,6 +191,7 @@ private:
     void failAt(const Value* where, std::string message, std::string hint) {
         if (failed_) return;
         failed_ = true;
+        if (quiet_) return;
         error_.pointer = locate_ ? locate_(where) : pointerTo(doc_, where);
         error_.message = std::move(message);
         error_.hint = std::move(hint);
@@ -562,15 +578,53 @@ private:
     std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
     std::vector<Frame> stack_;                         ///< runStructural's path from the root
     bool failed_ = false;
+    bool quiet_ = false;
     Error error_;
     uint32_t nearestNodeOffset_ = kUnknownOffset;
 };
+
+// A large document's check on two threads: this one walks the graph (cycles, depth) while the other
+// checks every node's fields, which reads the document only. True if both pass. Unreachable nodes are
+// checked too, so a broken one left behind by a pass fails this (and the single walk then finds no
+// error); any failure is reported by the single walk, as on a small document.
+bool passesOnTwoThreads(Document& doc) {
+    Validator nodes(doc, nullptr);
+    nodes.quietly();
+    bool nodesOk = false;
+    std::thread other;
+    try {
+        other = std::thread([&] {
+            try {
+                nodes.checkEveryNode();
+                nodesOk = !nodes.failed();
+            } catch (...) {  // out of memory: the single walk meets it again
+                nodesOk = false;
+            }
+        });
+    } catch (const std::system_error&) {
+        return false;
+    }
+    Validator graph(doc, nullptr);
+    graph.quietly();
+    bool graphOk = false;
+    try {
+        graphOk = !graph.runStructural(false);
+    } catch (...) {
+        other.join();
+        throw;
+    }
+    other.join();
+    return graphOk && nodesOk;
+}
 
 }  // namespace
 
 Status resolveAndValidate(Document& doc, const NodeOrigins& origins) { return Validator(doc, &origins).run(); }
 
-Status checkStructure(Document& doc) { return Validator(doc, nullptr).runStructural(); }
+Status checkStructure(Document& doc) {
+    if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc)) return std::nullopt;
+    return Validator(doc, nullptr).runStructural();
+}
 
 Status checkNodeShape(Document& doc, Node* node) { return Validator(doc, nullptr).runNode(node); }
 
