@@ -72,13 +72,14 @@ public:
         return failed_ ? Status(error_) : std::nullopt;
     }
 
-    // After a pass: every node reachable from the root checked against the schema, once, and the
-    // graph checked for cycles and depth, iteratively (a plugin may have built a cycle, so nothing
-    // here may recurse along node edges, including the search for an error's place).
     /// Only whether the rules hold, with no error to report: a failure just marks the run failed.
     void quietly() { quiet_ = true; }
     bool failed() const { return failed_; }
 
+    // After a pass: every node reachable from the root checked against the schema, once (unless
+    // `checkNodes` is false: the graph alone), and the graph checked for cycles and depth, iteratively (a
+    // plugin may have built a cycle, so nothing here may recurse along node edges, including the search
+    // for an error's place).
     Status runStructural(bool checkNodes = true) {
         Value& root = doc_.root();
         if (!root.isNode()) return std::nullopt;
