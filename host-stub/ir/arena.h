@@ -21,6 +21,12 @@
 
 namespace ptoplug::ir {
 
+/// The system's page size (what madvise ranges are aligned to).
+inline size_t pageSize() {
+    static const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    return page;
+}
+
 class Arena {
 public:
     Arena() = default;
@@ -90,7 +96,7 @@ public:
 private:
     /// The unused pages of the current block go back to the system (it will not be filled further).
     void giveBackRest() {
-        static const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+        const size_t page = pageSize();
         size_t from = (used_ + page - 1) / page * page;
         if (from < capacity_) ::madvise(blocks_.back().get() + from, capacity_ - from, MADV_DONTNEED);
     }

@@ -96,8 +96,9 @@ std::optional<std::pair<Level, size_t>> containerAt(std::string_view bytes, size
     return std::pair{Level{c >= 0xde, bigEndian(bytes, pos + 1, width), 0, {}, 0}, pos + 1 + width};
 }
 
-/// Moves `pos` past the value at it that is not a map or an array; false if there is none.
-bool skipScalar(std::string_view bytes, size_t& pos) {
+/// Moves `pos` past the value at it that is not a map or an array; false if there is none. `payloadAt`, if
+/// given, is where the value's bytes begin (a string's text).
+bool skipScalar(std::string_view bytes, size_t& pos, size_t* payloadAt = nullptr) {
     auto c = static_cast<unsigned char>(bytes[pos]);
     size_t width = 0;  // of a length field
     size_t payload = 0;
@@ -124,6 +125,7 @@ bool skipScalar(std::string_view bytes, size_t& pos) {
     }
     if (pos + 1 + width > bytes.size()) return false;
     if (width) payload += bigEndian(bytes, pos + 1, width);
+    if (payloadAt) *payloadAt = pos + 1 + width;
     pos += 1 + width + payload;
     return pos <= bytes.size();
 }
@@ -139,9 +141,8 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
             if (top.isMap) {
                 auto c = static_cast<unsigned char>(bytes[pos]);
                 if (!((c >= 0xa0 && c <= 0xbf) || c == 0xd9 || c == 0xda || c == 0xdb)) return std::nullopt;
-                size_t keyStart = pos;
-                if (!skipScalar(bytes, pos) || pos >= bytes.size()) return std::nullopt;
-                size_t text = keyStart + (c <= 0xbf ? 1 : c == 0xd9 ? 2 : c == 0xda ? 3 : 5);
+                size_t text = 0;
+                if (!skipScalar(bytes, pos, &text) || pos >= bytes.size()) return std::nullopt;
                 top.key = bytes.substr(text, pos - text);
             }
             top.itemStart = pos;

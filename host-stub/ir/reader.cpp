@@ -11,6 +11,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "ir/arena.h"
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 
@@ -51,21 +52,18 @@ Expected<Format> detectFormat(std::string_view bytes) {
     return e;
 }
 
-namespace {
-const size_t kPage = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-}  // namespace
-
 ConsumedInput ConsumedInput::from(size_t offset) const {
     if (!base_) return {};
     ConsumedInput c(base_, size_);
-    c.dropped_ = offset / kPage * kPage;
+    c.dropped_ = offset / pageSize() * pageSize();
     c.next_ = offset + kEvery;
     return c;
 }
 
 void ConsumedInput::release(size_t offset) {
-    size_t upTo = offset > kBehind ? (offset - kBehind) / kPage * kPage : 0;
-    if (upTo > size_) upTo = size_ / kPage * kPage;
+    const size_t page = pageSize();
+    size_t upTo = offset > kBehind ? (offset - kBehind) / page * page : 0;
+    if (upTo > size_) upTo = size_ / page * page;
     // MADV_DONTNEED on a private read-only file mapping only unmaps: touched again (an error's line
     // and column), the pages come back from the file.
     if (upTo > dropped_) ::madvise(const_cast<char*>(base_) + dropped_, upTo - dropped_, MADV_DONTNEED);
