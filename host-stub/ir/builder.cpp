@@ -140,6 +140,7 @@ bool Builder::endArray() {
     Array* a = doc_.newArray(count);
     std::copy(scratch_.begin() + fr.base, scratch_.end(), a->items);
     a->size = count;
+    noteRefs(a->items, count);
     scratch_.resize(fr.base);
     scratchKeys_.resize(fr.base);
     return add(Value::array(a));
@@ -154,7 +155,13 @@ Map* Builder::newMapOf(const std::vector<KeyedValue>& members) {
         keys[i] = static_cast<uint16_t>(members[i].key);
     }
     m->size = count;
+    noteRefs(m->values, count);
     return m;
+}
+
+void Builder::noteRefs(Value* values, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i)
+        if (values[i].kind == Kind::RefId) refSlots_.push_back(&values[i]);
 }
 
 // For an error message only: a search of both tables.
@@ -392,6 +399,8 @@ bool Builder::appendPart(Builder& part) {
         registerId(part.partIds_[i], doc_.nodes()[shift + i]);
     }
     part.partIds_ = {};
+    refSlots_.insert(refSlots_.end(), part.refSlots_.begin(), part.refSlots_.end());
+    part.refSlots_ = {};
     if (!part.offsets_.empty()) {
         offsets_.resize(shift, kUnknownOffset);
         offsets_.insert(offsets_.end(), part.offsets_.begin(), part.offsets_.end());
@@ -419,7 +428,7 @@ bool Builder::finish() {
     }
     doc_.root() = result_;
     NodeOrigins origins{[this](uint64_t id) { return lookupId(id); }, [this](const Node& n) { return idOf(n); },
-                        std::move(offsets_)};
+                        std::move(offsets_), std::move(refSlots_)};
     if (auto err = resolveAndValidate(doc_, origins)) {
         failed_ = true;
         error_ = std::move(*err);

@@ -85,6 +85,8 @@ private:
     };
 
     bool add(Value v);
+    /// Notes where the unresolved references among `values` (just stored in the document) are.
+    void noteRefs(Value* values, uint32_t count);
     Map* newMapOf(const std::vector<KeyedValue>& members);
     Node* lookupId(uint64_t id) const;
     void registerId(uint64_t id, Node* node);
@@ -102,6 +104,7 @@ private:
     bool idsDeferred_ = false;
     std::vector<uint64_t> partIds_;  ///< with readAsPart: the id of each node, by index
     std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins), up to the last known
+    std::vector<Value*> refSlots_;   ///< every stored {"ref": id} (NodeOrigins)
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;

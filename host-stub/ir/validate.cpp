@@ -117,12 +117,26 @@ public:
         return failed_ ? Status(error_) : std::nullopt;
     }
 
-    /// Every node of the document against its schema, reachable or not.
-    void checkEveryNode() {
+    /// Every node of the document against its schema, reachable or not. `numberEdges`: also gives every
+    /// full occurrence its node's index (Value::aux; a second part's are renumbered when the parts join),
+    /// here, where the node's fields are in cache.
+    void checkEveryNode(bool numberEdges = false) {
         for (Node* n : doc_.nodes()) {
             if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
             if (failed_) return;
+            if (numberEdges)
+                for (Member m : n->fields)
+                    forEachNodeSlot(m.value, [](Value& edge) {
+                        if (edge.kind == Kind::Node) edge.aux = edge.n->index;
+                    });
         }
+    }
+
+    /// Reference cycles and depth alone, references resolved already. A quiet run changes nothing (each
+    /// reference keeps its input offset in Value::aux, for the messages of a run that follows).
+    bool graphHolds() {
+        checkGraph();
+        return !failed_;
     }
 
     Status runNode(Node* n) {
@@ -552,7 +566,7 @@ private:
                                "IR is acyclic: a node may only refer to nodes outside itself");
                         continue;
                     }
-                    edge->aux = child->index;  // the reference's offset is no longer needed for errors
+                    if (!quiet_) edge->aux = child->index;  // the reference's offset is no longer needed for errors
                     if (state[child->index] == 0) push(child);
                     continue;
                 }
@@ -618,9 +632,58 @@ bool passesOnTwoThreads(Document& doc) {
     return graphOk && nodesOk;
 }
 
+// A large input's check on two threads: its references are resolved through the list of their slots (no
+// walk), then one thread checks every node's fields while this one checks the graph. True if every rule
+// holds. Otherwise the single walk runs after it (references resolved here stay resolved, with their input
+// offsets) and reports the first problem in document order, as on a small input.
+bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
+    for (Value* slot : origins.refSlots) {
+        if (slot->kind != Kind::RefId) continue;
+        Node* target = origins.byId(slot->u);
+        if (!target) return false;
+        const uint32_t offset = slot->aux;
+        *slot = Value::ref(target);
+        slot->aux = offset;
+    }
+    Validator nodes(doc, nullptr);
+    nodes.quietly();
+    bool nodesOk = false;
+    std::thread other;
+    try {
+        // Writes only full occurrences' aux, which the quiet graph check neither reads nor writes.
+        other = std::thread([&] {
+            try {
+                nodes.checkEveryNode(true);
+                nodesOk = !nodes.failed();
+            } catch (...) {  // out of memory: the single walk meets it again
+                nodesOk = false;
+            }
+        });
+    } catch (const std::system_error&) {
+        return false;
+    }
+    Validator graph(doc, &origins);
+    graph.quietly();
+    bool graphOk = false;
+    try {
+        graphOk = graph.graphHolds();
+    } catch (...) {
+        other.join();
+        throw;
+    }
+    other.join();
+    if (!graphOk || !nodesOk) return false;
+    for (Value* slot : origins.refSlots)
+        if (slot->kind == Kind::Ref) slot->aux = slot->n->index;
+    return true;
+}
+
 }  // namespace
 
-Status resolveAndValidate(Document& doc, const NodeOrigins& origins) { return Validator(doc, &origins).run(); }
+Status resolveAndValidate(Document& doc, const NodeOrigins& origins) {
+    if (doc.nodes().size() >= kParallelWalkNodes && resolvesOnTwoThreads(doc, origins)) return std::nullopt;
+    return Validator(doc, &origins).run();
+}
 
 Status checkStructure(Document& doc) {
     if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc)) return std::nullopt;

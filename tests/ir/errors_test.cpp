@@ -3,8 +3,10 @@
 
 #include <string>
 
+#include "ir/document.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
+#include "program_generator.h"
 #include "support/fixtures.h"
 
 namespace ptoplug::ir {
@@ -105,6 +107,55 @@ TEST(ReadErrors, StringWhereANodeIsExpected) {
     Error e = expectError(replaced(kProgram, R"([{"ref": 2}])", R"(["x"])"), "expected a node");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0");
     EXPECT_NE(e.message.find("ReturnStmt.value[0]"), std::string::npos) << e.message;
+}
+
+// A large input is checked another way (references resolved without a walk, nodes and graph on two
+// threads): each broken rule must still be reported as on a small input, at the same place. kProgram's
+// function, with ids of its own, goes first in a large program; the prefix before it is the same.
+TEST(ReadErrors, ALargeInputReportsEachErrorAsASmallOneDoes) {
+    std::string entry = kProgram.substr(0, kProgram.find(R"(],
+"name": "p"})"));
+    const std::string head = R"({"fields": {"functions": [)";
+    ASSERT_EQ(entry.rfind(head, 0), 0u);
+    entry.erase(0, head.size());
+    for (const char* id : {"1", "2", "3", "4"}) {
+        entry = replaced(entry, std::string(R"("id": )") + id + ",", std::string(R"("id": 90000)") + id + ",");
+    }
+    entry = replaced(entry, R"({"ref": 2})", R"({"ref": 900002})");
+    const std::string small = head + entry + R"(],
+"name": "p"}, "id": 0, "type": "Program"})";
+    Document generated;
+    tools::generateProgram(generated, 1000, false);
+    ASSERT_GE(generated.nodes().size(), kParallelWalkNodes);
+    auto largeJson = writeToString(generated, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(largeJson.ok());
+    const std::string compactHead = R"({"fields":{"functions":[)";
+    ASSERT_EQ(largeJson->rfind(compactHead, 0), 0u);
+    const std::string large = head + entry + ", " + largeJson->substr(compactHead.size());
+    ASSERT_TRUE(readDocument(large, Format::Auto, "input.json").ok());
+
+    struct Corruption {
+        std::string from, to, message;
+    };
+    const std::vector<Corruption> corruptions = {
+        {R"({"ref": 900002}]})", R"({"ref": 900099}]})", "unknown node id 900099"},
+        {R"({"fields": {"type": {"dtype": 21, "type_kind": "ScalarType"}, "value": 4}, "id": 900004, "type": "ConstInt"})",
+         R"({"ref": 900002})", "reference cycle"},
+        {R"([{"ref": 900002}])", R"(["x"])", "expected a node"},
+        {R"("dtype": 52)", R"("dtype": 99)", "DataType code 99 out of range"},
+        // Placed at a reference, whose input offset the message gives.
+        {R"("type": "Var"}],)", R"("type": "Var"}, {"ref": 900004}],)", "expected a Var"},
+    };
+    for (const Corruption& c : corruptions) {
+        Error want = expectError(replaced(small, c.from, c.to), c.message);
+        Error got = expectError(replaced(large, c.from, c.to), c.message);
+        EXPECT_EQ(got.message, want.message);
+        EXPECT_EQ(got.pointer, want.pointer) << c.message;
+        EXPECT_EQ(got.hint, want.hint) << c.message;
+        EXPECT_EQ(got.line, want.line) << c.message;
+        EXPECT_EQ(got.column, want.column) << c.message;
+        EXPECT_EQ(got.offset, want.offset) << c.message;
+    }
 }
 
 TEST(ReadErrors, OtherWrongValueKinds) {
