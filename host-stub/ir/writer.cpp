@@ -1,5 +1,7 @@
 #include "ir/writer.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -42,15 +44,17 @@ public:
                 return true;
             case Kind::Node:
             case Kind::Ref: {
-                const Node& n = *v.n;
-                uint64_t id = layout_.ids[n.index];
-                if (layout_.fullAt[n.index] != &v) {
+                // The node's index from the value itself (Value::aux): a reference is written without
+                // reading its node.
+                uint64_t id = layout_.ids[v.aux];
+                if (layout_.fullAt[v.aux] != &v) {
                     emit_.beginMap(1);
                     knownKey(0, K::ref);
                     emit_.uinteger(id);
                     emit_.endMap(1);
                     return true;
                 }
+                const Node& n = *v.n;
                 emit_.beginMap(3);
                 knownKey(0, K::fields);
                 emit_.beginMap(n.fields.size);
@@ -106,15 +110,31 @@ private:
 
     // A known key's encoding is made once per write and then copied: keys are a third of what is written.
     void knownKey(uint32_t index, uint32_t key) {
-        std::string& bytes = knownKeys_[key];
-        if (bytes.empty()) bytes = emit_.encodeKey(doc_.keys().name(key));
-        emit_.encodedKey(index, bytes);
+        EncodedKey& k = knownKeys_[key];
+        if (k.size == 0) {
+            const std::string bytes = emit_.encodeKey(doc_.keys().name(key));
+            std::copy(bytes.begin(), bytes.end(), k.padded.begin());
+            k.size = bytes.size();
+        }
+        emit_.encodedKey(index, k.padded.data(), k.size);
     }
+
+    // A known name, quoted with its separator (4 bytes more), fits the padded buffer.
+    static constexpr size_t longestKnownName() {
+        size_t longest = 0;
+        for (std::string_view name : kKnownNames) longest = std::max(longest, name.size());
+        return longest;
+    }
+    static_assert(longestKnownName() + 4 <= Sink::kPadded);
+    struct EncodedKey {
+        std::array<char, Sink::kPadded> padded{};
+        size_t size = 0;
+    };
 
     const Document& doc_;
     const Layout& layout_;
     Emitter& emit_;
-    std::vector<std::string> knownKeys_ = std::vector<std::string>(K::kCount);
+    std::vector<EncodedKey> knownKeys_ = std::vector<EncodedKey>(K::kCount);
 };
 
 class JsonEmitter {
@@ -143,9 +163,9 @@ public:
     }
     /// A known key (an ASCII identifier: nothing to escape) with its separator.
     std::string encodeKey(std::string_view name) const { return '"' + std::string(name) + (pretty_ ? "\": " : "\":"); }
-    void encodedKey(uint32_t index, const std::string& bytes) {
+    void encodedKey(uint32_t index, const char* padded, size_t size) {
         separate(index);
-        sink_.write(bytes);
+        sink_.writePadded(padded, size);
     }
     bool checkedKey(uint32_t index, std::string_view name, const Value* valueOfKey) {
         if (!isValidUtf8(name)) {
@@ -266,7 +286,7 @@ public:
         packer.pack_str_body(name.data(), static_cast<uint32_t>(name.size()));
         return {bytes.data(), bytes.size()};
     }
-    void encodedKey(uint32_t, const std::string& bytes) { sink_.write(bytes); }
+    void encodedKey(uint32_t, const char* padded, size_t size) { sink_.writePadded(padded, size); }
     bool checkedKey(uint32_t, std::string_view name, const Value*) {
         str(name);
         return true;

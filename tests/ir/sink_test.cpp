@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,8 +20,8 @@ std::string fileText(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Sizes around the alignment and the 1 MiB buffer, a flush in the middle, and single bytes; every byte
-// differs from its neighbours, so that a misplaced block shows.
+// Sizes around the alignment and the 1 MiB buffer, a flush in the middle, single bytes, and many short
+// writes; every byte differs from its neighbours, so that a misplaced block shows.
 std::string writePattern(Sink& sink) {
     std::string expected;
     auto chunk = [&](size_t size) {
@@ -40,6 +41,17 @@ std::string writePattern(Sink& sink) {
     sink.flush();  // mid-way, unaligned
     chunk((size_t{3} << 20) + 7);
     chunk(5);
+    // Short writes of every size up to 40 and padded keys, across buffer ends (the writers' usual pattern).
+    for (size_t i = 0; expected.size() < (size_t{6} << 20); ++i) {
+        const size_t size = i % 41;
+        if (size == 0) sink.write(nullptr, 0);
+        chunk(size);
+        std::array<char, Sink::kPadded> padded{};
+        const size_t used = i % (Sink::kPadded + 1);
+        for (size_t b = 0; b < used; ++b) padded[b] = static_cast<char>('a' + (i + b) % 26);
+        sink.writePadded(padded.data(), used);
+        expected.append(padded.data(), used);
+    }
     return expected;
 }
 
