@@ -86,11 +86,10 @@ bool Builder::string(std::string_view text) {
     if (text.size() > kMaxPooledString) return add(doc_.newString(text));
     const uint32_t under = frames_.empty() ? 0 : frames_.back().pendingKey;
     std::string_view& guess = valueGuesses_[under % kGuesses];
-    if (guess == text) return add(Value::str(guess));
-    const NameKey key(text);
-    auto it = strings_.find(key);
-    if (it == strings_.end()) it = strings_.insert(NameKey(doc_.arena().copy(text))).first;
-    guess = it->text;
+    if (sameBytes(guess, text)) return add(Value::str(guess));
+    std::string_view& pooled = strings_[NameKeyHash{}(NameKey(text)) % kPooledStrings];
+    if (!sameBytes(pooled, text)) pooled = doc_.arena().copy(text);
+    guess = pooled;
     return add(Value::str(guess));
 }
 
@@ -119,7 +118,7 @@ bool Builder::key(std::string_view name) {
     Frame& fr = frames_.back();
     uint16_t& guess = keyGuesses_[fr.guessSlot];
     uint32_t id = guess;
-    if (guess == UINT16_MAX || doc_.keys().name(guess) != name) {
+    if (guess == UINT16_MAX || !sameBytes(doc_.keys().name(guess), name)) {
         id = doc_.keys().intern(name);
         if (id == KeyTable::kFull) {
             fail(tooManyNames(), kTooManyNamesHint);

@@ -32,7 +32,7 @@ public:
     bool integer(int64_t v);
     bool f64(double v);
     bool f32(float v);
-    /// Copied into the document, one copy per distinct short string (names repeat): the document
+    /// Copied into the document, once per short string that repeats (names repeat): the document
     /// never points into the input, so a reader may release input it has consumed.
     bool string(std::string_view text);
     bool startArray(uint32_t sizeHint, uint64_t offset);
@@ -116,8 +116,11 @@ private:
     static constexpr uint32_t kGuesses = 4096;
     std::vector<uint16_t> keyGuesses_ = std::vector<uint16_t>(kGuesses, UINT16_MAX);
     std::vector<std::string_view> valueGuesses_ = std::vector<std::string_view>(kGuesses);
+    // Short strings seen recently, direct-mapped by hash: a repeated name is copied once, a unique one
+    // (most variable names) costs no growing table. An exact set of every string was a tenth of reading.
     static constexpr size_t kMaxPooledString = 64;
-    StringSet strings_;
+    static constexpr size_t kPooledStrings = 8192;
+    std::vector<std::string_view> strings_ = std::vector<std::string_view>(kPooledStrings);
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include <tsl/robin_map.h>
-#include <tsl/robin_set.h>
 
 #include "ir/arena.h"
 #include "ir/known_names.h"
@@ -248,6 +247,25 @@ inline Value* Map::find(uint32_t key) const {
     return i < size ? &values[i] : nullptr;
 }
 
+/// Whether `a` and `b` hold the same bytes. A reader compares millions of short names and keys with the
+/// one it guessed; up to 16 bytes this is two overlapping loads a side instead of a call to memcmp, which
+/// was a tenth of reading.
+inline bool sameBytes(std::string_view a, std::string_view b) {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    auto load = [](const char* p, auto word) {
+        std::memcpy(&word, p, sizeof word);
+        return word;
+    };
+    if (n >= 8 && n <= 16)
+        return load(a.data(), uint64_t{}) == load(b.data(), uint64_t{}) &&
+               load(a.data() + n - 8, uint64_t{}) == load(b.data() + n - 8, uint64_t{});
+    if (n >= 4 && n < 8)
+        return load(a.data(), uint32_t{}) == load(b.data(), uint32_t{}) &&
+               load(a.data() + n - 4, uint32_t{}) == load(b.data() + n - 4, uint32_t{});
+    return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
+}
+
 /// A string as a table key, with its first and last eight bytes loaded once: hashing reads only those
 /// words and the length, and comparing needs no byte loop for strings of up to 16 bytes (the words cover
 /// them). A large input looks up millions of names and keys; std::hash, std::unordered_map and a memcmp
@@ -275,7 +293,6 @@ struct NameKeyHash {
 template <class V>
 using StringMap =
     tsl::robin_map<NameKey, V, NameKeyHash, std::equal_to<NameKey>, std::allocator<std::pair<NameKey, V>>, true>;
-using StringSet = tsl::robin_set<NameKey, NameKeyHash, std::equal_to<NameKey>, std::allocator<NameKey>, true>;
 
 /// Interned names of map keys and node types. Ids below K::kCount are the known names. Ids fit in 16 bits
 /// (Map stores them so); pypto IR uses a few hundred names.

@@ -5,8 +5,13 @@ namespace {
 
 constexpr std::string_view kSuffix = "_ctx";
 
+// Suffixes are short constants: compared in place, since a call to memcmp per name was most of this check.
 bool endsWith(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+    if (s.size() < suffix.size()) return false;
+    const char* tail = s.data() + (s.size() - suffix.size());
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (tail[i] != suffix[i]) return false;
+    return true;
 }
 
 }  // namespace
