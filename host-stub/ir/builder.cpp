@@ -158,6 +158,17 @@ Map* Builder::newMapOf(const std::vector<KeyedValue>& members) {
     return m;
 }
 
+uint32_t Builder::internType(std::string_view name) {
+    auto& [known, id] = typeIds_[(reinterpret_cast<uintptr_t>(name.data()) >> 3) % kTypeIds];
+    if (known.data() == name.data() && known.size() == name.size()) return id;
+    const uint32_t interned = doc_.keys().intern(name);
+    if (interned != KeyTable::kFull) {
+        known = name;
+        id = interned;
+    }
+    return interned;
+}
+
 void Builder::noteRefs(Value* values, uint32_t count) {
     for (uint32_t i = 0; i < count; ++i)
         if (values[i].kind == Kind::RefId) refSlots_.push_back(&values[i]);
@@ -260,7 +271,7 @@ bool Builder::endMap() {
         if (lookupId(id->u))
             return failHere(K::id, "duplicate node id " + std::to_string(id->u),
                             "another node already has this id; every node id must be unique");
-        uint32_t typeId = doc_.keys().intern(type->strView());
+        uint32_t typeId = internType(type->strView());
         if (typeId == KeyTable::kFull) return failHere(K::type, tooManyNames(), kTooManyNamesHint);
         Map fieldMembers = *fields->m;
         doc_.arena().giveBackLast(fields->m, sizeof(Map));  // the header is not needed: it moves into the node

@@ -4,6 +4,7 @@
 // resolved order-independently, tagged floats, duplicate ids, cycles, field kinds) lives here once.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -85,6 +86,9 @@ private:
     };
 
     bool add(Value v);
+    /// The key id of a node type name. The names come from the string pool, so one name is nearly always
+    /// one pointer: a small cache by pointer saves hashing the name of every node.
+    uint32_t internType(std::string_view name);
     /// Notes where the unresolved references among `values` (just stored in the document) are.
     void noteRefs(Value* values, uint32_t count);
     Map* newMapOf(const std::vector<KeyedValue>& members);
@@ -121,6 +125,8 @@ private:
     static constexpr size_t kMaxPooledString = 64;
     static constexpr size_t kPooledStrings = 8192;
     std::vector<std::string_view> strings_ = std::vector<std::string_view>(kPooledStrings);
+    static constexpr size_t kTypeIds = 64;
+    std::array<std::pair<std::string_view, uint32_t>, kTypeIds> typeIds_{};
     Value result_;
     bool haveResult_ = false;
     bool failed_ = false;

@@ -308,12 +308,13 @@ public:
     /// Key ids compare in the byte order of their names (the canonical key order). Known names
     /// compare by a precomputed rank: maps are sorted on every read and write, so this is hot.
     bool less(uint32_t a, uint32_t b) const {
-        if (a < K::kCount && b < K::kCount) return knownRank()[a] < knownRank()[b];
+        if (a < K::kCount && b < K::kCount) return knownRank_[a] < knownRank_[b];
         return names_[a] < names_[b];
     }
 
 private:
     static const uint16_t* knownRank();
+    const uint16_t* knownRank_ = knownRank();  ///< kept here: a call per comparison showed in every read
     Arena& arena_;
     std::vector<std::string_view> names_;
     StringMap<uint32_t> ids_;
