@@ -1,6 +1,8 @@
 #include "ir/validate.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <limits>
 #include <string>
 #include <system_error>
@@ -117,13 +119,14 @@ public:
         return failed_ ? Status(error_) : std::nullopt;
     }
 
-    /// Every node of the document against its schema, reachable or not. `numberEdges`: also gives every
-    /// full occurrence its node's index (Value::aux; a second part's are renumbered when the parts join),
-    /// here, where the node's fields are in cache.
-    void checkEveryNode(bool numberEdges = false) {
-        for (Node* n : doc_.nodes()) {
+    /// Nodes [begin, end) of the document against their schemas, reachable or not. `numberEdges`: also
+    /// gives every full occurrence in their fields its node's index (Value::aux; a second part's are
+    /// renumbered when the parts join), here, where the node's fields are in cache.
+    void checkNodes(size_t begin, size_t end, bool numberEdges) {
+        const std::vector<Node*>& all = doc_.nodes();
+        for (size_t i = begin; i < end && !failed_; ++i) {
+            Node* n = all[i];
             if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
-            if (failed_) return;
             if (numberEdges)
                 for (Member m : n->fields)
                     forEachNodeSlot(m.value, [](Value& edge) {
@@ -598,44 +601,58 @@ private:
     uint32_t nearestNodeOffset_ = kUnknownOffset;
 };
 
-// A large document's check on two threads: this one walks the graph (cycles, depth) while the other
-// checks every node's fields, which reads the document only. True if both pass. Unreachable nodes are
-// checked too, so a broken one left behind by a pass fails this (and the single walk then finds no
-// error); any failure is reported by the single walk, as on a small document.
-bool passesOnTwoThreads(Document& doc) {
-    Validator nodes(doc, nullptr);
-    nodes.quietly();
-    bool nodesOk = false;
+// A large document's check on two threads: the other thread checks every node's fields (which reads the
+// document only, and with `numberEdges` writes full occurrences' aux, which no graph check reads) in chunks
+// taken from a shared counter, while this one checks the graph with `graphHolds`, then takes the chunks
+// left. True if every rule holds. Unreachable nodes are checked too; any failure is reported by the single
+// walk that follows, as on a small document.
+bool checkedOnTwoThreads(Document& doc, const std::function<bool()>& graphHolds, bool numberEdges) {
+    constexpr size_t kChunk = 4096;
+    std::atomic<size_t> next{0};
+    std::atomic<bool> nodesFailed{false};
+    auto checkChunks = [&] {
+        Validator nodes(doc, nullptr);
+        nodes.quietly();
+        const size_t count = doc.nodes().size();
+        for (size_t begin = next.fetch_add(kChunk); begin < count && !nodesFailed; begin = next.fetch_add(kChunk)) {
+            nodes.checkNodes(begin, std::min(begin + kChunk, count), numberEdges);
+            if (nodes.failed()) nodesFailed = true;
+        }
+    };
     std::thread other;
     try {
         other = std::thread([&] {
             try {
-                nodes.checkEveryNode();
-                nodesOk = !nodes.failed();
+                checkChunks();
             } catch (...) {  // out of memory: the single walk meets it again
-                nodesOk = false;
+                nodesFailed = true;
             }
         });
     } catch (const std::system_error&) {
         return false;
     }
-    Validator graph(doc, nullptr);
-    graph.quietly();
     bool graphOk = false;
     try {
-        graphOk = !graph.runStructural(false);
+        graphOk = graphHolds();
+        if (graphOk) checkChunks();
     } catch (...) {
         other.join();
         throw;
     }
     other.join();
-    return graphOk && nodesOk;
+    return graphOk && !nodesFailed;
+}
+
+bool passesOnTwoThreads(Document& doc) {
+    Validator graph(doc, nullptr);
+    graph.quietly();
+    return checkedOnTwoThreads(
+        doc, [&] { return !graph.runStructural(false); }, false);
 }
 
 // A large input's check on two threads: its references are resolved through the list of their slots (no
-// walk), then one thread checks every node's fields while this one checks the graph. True if every rule
-// holds. Otherwise the single walk runs after it (references resolved here stay resolved, with their input
-// offsets) and reports the first problem in document order, as on a small input.
+// walk), then checked as above. True if every rule holds. Otherwise the single walk runs after it (references resolved
+// here stay resolved, with their input offsets) and reports the first problem in document order, as on a small input.
 bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
     for (Value* slot : origins.refSlots) {
         if (slot->kind != Kind::RefId) continue;
@@ -645,34 +662,11 @@ bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
         *slot = Value::ref(target);
         slot->aux = offset;
     }
-    Validator nodes(doc, nullptr);
-    nodes.quietly();
-    bool nodesOk = false;
-    std::thread other;
-    try {
-        // Writes only full occurrences' aux, which the quiet graph check neither reads nor writes.
-        other = std::thread([&] {
-            try {
-                nodes.checkEveryNode(true);
-                nodesOk = !nodes.failed();
-            } catch (...) {  // out of memory: the single walk meets it again
-                nodesOk = false;
-            }
-        });
-    } catch (const std::system_error&) {
-        return false;
-    }
     Validator graph(doc, &origins);
     graph.quietly();
-    bool graphOk = false;
-    try {
-        graphOk = graph.graphHolds();
-    } catch (...) {
-        other.join();
-        throw;
-    }
-    other.join();
-    if (!graphOk || !nodesOk) return false;
+    if (!checkedOnTwoThreads(
+            doc, [&] { return graph.graphHolds(); }, true))
+        return false;
     for (Value* slot : origins.refSlots)
         if (slot->kind == Kind::Ref) slot->aux = slot->n->index;
     return true;
