@@ -293,8 +293,16 @@ public:
     }
     void null() { packer_.pack_nil(); }
     void boolean(bool b) { b ? packer_.pack_true() : packer_.pack_false(); }
-    void uinteger(uint64_t u) { packer_.pack_uint64(u); }
-    void integer(int64_t i) { packer_.pack_int64(i); }
+    // Ids, codes and span coordinates are mostly below 128: one byte (a positive fixint, as the packer
+    // writes it) without the packer's search for the shortest form.
+    void uinteger(uint64_t u) {
+        if (u < 128) return sink_.put(static_cast<char>(u));
+        packer_.pack_uint64(u);
+    }
+    void integer(int64_t i) {
+        if (i >= 0 && i < 128) return sink_.put(static_cast<char>(i));
+        packer_.pack_int64(i);
+    }
     void f64(double d) { packer_.pack_double(d); }
     void f32(float f) { packer_.pack_float(f); }
     bool string(std::string_view s, const Value*) {
