@@ -273,9 +273,17 @@ private:
 class MsgPackEmitter {
 public:
     explicit MsgPackEmitter(Sink& sink) : sink_(sink), packer_(sink) {}
-    void beginArray(uint32_t size) { packer_.pack_array(size); }
+    // Small containers and strings have a one-byte header (fixarray, fixmap, fixstr: what the packer writes
+    // for them), put directly: there are millions of them.
+    void beginArray(uint32_t size) {
+        if (size < 16) return sink_.put(static_cast<char>(0x90 | size));
+        packer_.pack_array(size);
+    }
     void endArray(uint32_t) {}
-    void beginMap(uint32_t size) { packer_.pack_map(size); }
+    void beginMap(uint32_t size) {
+        if (size < 16) return sink_.put(static_cast<char>(0x80 | size));
+        packer_.pack_map(size);
+    }
     void endMap(uint32_t) {}
     void item(uint32_t) {}
     void key(uint32_t, std::string_view name) { str(name); }
@@ -312,8 +320,11 @@ public:
 
 private:
     void str(std::string_view s) {
-        packer_.pack_str(static_cast<uint32_t>(s.size()));
-        packer_.pack_str_body(s.data(), static_cast<uint32_t>(s.size()));
+        if (s.size() < 32)
+            sink_.put(static_cast<char>(0xa0 | s.size()));
+        else
+            packer_.pack_str(static_cast<uint32_t>(s.size()));
+        sink_.write(s);
     }
     Sink& sink_;
     msgpack::packer<Sink> packer_;
