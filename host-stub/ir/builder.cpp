@@ -392,7 +392,6 @@ size_t Builder::itemsSoFar(size_t depth) const {
 }
 
 void Builder::doneReading() {
-    strings_ = {};
     for (StringMap<const Map*>& ops : sharedOps_) ops = {};
     sharedTypes_ = {};
 }

@@ -68,8 +68,7 @@ public:
     /// Containers open, and how many items (or members) the one at `depth` holds so far.
     size_t openDepth() const { return frames_.size(); }
     size_t itemsSoFar(size_t depth) const;
-    /// Frees the string pool and the tables of shared maps (peak memory is time): maps closed later are
-    /// not shared, and no string may be read any more.
+    /// Frees the tables of shared maps (peak memory is time): maps closed later are not shared.
     void doneReading();
 
 private:
