@@ -119,7 +119,8 @@ private:
         emit_.encodedKey(index, k.padded.data(), k.size);
     }
 
-    // A known name, quoted with its separator (4 bytes more), fits the padded buffer.
+    // A known name, quoted with its separators (4 bytes more), fits the padded buffer; one byte more is
+    // there so that an emitter may copy from its second byte (JSON drops a leading comma so).
     static constexpr size_t longestKnownName() {
         size_t longest = 0;
         for (std::string_view name : kKnownNames) longest = std::max(longest, name.size());
@@ -127,7 +128,7 @@ private:
     }
     static_assert(longestKnownName() + 4 <= Sink::kPadded);
     struct EncodedKey {
-        std::array<char, Sink::kPadded> padded{};
+        std::array<char, Sink::kPadded + 1> padded{};
         size_t size = 0;
     };
 
@@ -162,9 +163,16 @@ public:
         if (pretty_) sink_.put(' ');
     }
     /// A known key (an ASCII identifier: nothing to escape) with its separator.
-    std::string encodeKey(std::string_view name) const { return '"' + std::string(name) + (pretty_ ? "\": " : "\":"); }
+    /// Compact JSON: with the comma before it, dropped for the first key (one copy per key, no separate put).
+    std::string encodeKey(std::string_view name) const {
+        return pretty_ ? '"' + std::string(name) + "\": " : ",\"" + std::string(name) + "\":";
+    }
     void encodedKey(uint32_t index, const char* padded, size_t size) {
-        separate(index);
+        if (pretty_) {
+            separate(index);
+            return sink_.writePadded(padded, size);
+        }
+        if (index == 0) return sink_.writePadded(padded + 1, size - 1);
         sink_.writePadded(padded, size);
     }
     bool checkedKey(uint32_t index, std::string_view name, const Value* valueOfKey) {
