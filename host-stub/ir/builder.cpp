@@ -86,9 +86,10 @@ bool Builder::string(std::string_view text) {
     if (text.size() > kMaxPooledString) return add(doc_.newString(text));
     const uint32_t under = frames_.empty() ? 0 : frames_.back().pendingKey;
     std::string_view& guess = valueGuesses_[under % kGuesses];
-    if (sameBytes(guess, text)) return add(Value::str(guess));
-    std::string_view& pooled = strings_[NameKeyHash{}(NameKey(text)) % kPooledStrings];
-    if (!sameBytes(pooled, text)) pooled = doc_.arena().copy(text);
+    const NameKey key(text);
+    if (NameKey(guess) == key) return add(Value::str(guess));
+    std::string_view& pooled = strings_[NameKeyHash{}(key) % kPooledStrings];
+    if (!(NameKey(pooled) == key)) pooled = doc_.arena().copy(text);
     guess = pooled;
     return add(Value::str(guess));
 }

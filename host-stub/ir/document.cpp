@@ -23,16 +23,6 @@ const uint16_t* KeyTable::knownRank() {
     return ranks.data();
 }
 
-NameKey::NameKey(std::string_view s) : text(s) {
-    const size_t n = s.size();
-    if (n >= 8) {
-        std::memcpy(&head, s.data(), 8);
-        std::memcpy(&tail, s.data() + n - 8, 8);
-    } else {
-        for (size_t i = 0; i < n; ++i) head = head << 8 | static_cast<unsigned char>(s[i]);
-    }
-}
-
 uint32_t KeyTable::intern(std::string_view name) {
     const NameKey key(name);
     auto it = ids_.find(key);

@@ -247,25 +247,6 @@ inline Value* Map::find(uint32_t key) const {
     return i < size ? &values[i] : nullptr;
 }
 
-/// Whether `a` and `b` hold the same bytes. A reader compares millions of short names and keys with the
-/// one it guessed; up to 16 bytes this is two overlapping loads a side instead of a call to memcmp, which
-/// was a tenth of reading.
-inline bool sameBytes(std::string_view a, std::string_view b) {
-    const size_t n = a.size();
-    if (n != b.size()) return false;
-    auto load = [](const char* p, auto word) {
-        std::memcpy(&word, p, sizeof word);
-        return word;
-    };
-    if (n >= 8 && n <= 16)
-        return load(a.data(), uint64_t{}) == load(b.data(), uint64_t{}) &&
-               load(a.data() + n - 8, uint64_t{}) == load(b.data() + n - 8, uint64_t{});
-    if (n >= 4 && n < 8)
-        return load(a.data(), uint32_t{}) == load(b.data(), uint32_t{}) &&
-               load(a.data() + n - 4, uint32_t{}) == load(b.data() + n - 4, uint32_t{});
-    return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
-}
-
 /// A string as a table key, with its first and last eight bytes loaded once: hashing reads only those
 /// words and the length, and comparing needs no byte loop for strings of up to 16 bytes (the words cover
 /// them). A large input looks up millions of names and keys; std::hash, std::unordered_map and a memcmp
@@ -275,12 +256,30 @@ struct NameKey {
     uint64_t head = 0;
     uint64_t tail = 0;
 
-    explicit NameKey(std::string_view s);
+    explicit NameKey(std::string_view s) : text(s) {
+        const size_t n = s.size();
+        auto load = [&](size_t at, auto word) {
+            std::memcpy(&word, s.data() + at, sizeof word);
+            return word;
+        };
+        if (n >= 8) {
+            head = load(0, uint64_t{});
+            tail = load(n - 8, uint64_t{});
+        } else if (n >= 4) {  // two overlapping words cover every byte
+            head = load(0, uint32_t{}) | uint64_t{load(n - 4, uint32_t{})} << 32;
+        } else {
+            for (size_t i = 0; i < n; ++i) head = head << 8 | static_cast<unsigned char>(s[i]);
+        }
+    }
     bool operator==(const NameKey& o) const {
         return head == o.head && tail == o.tail && text.size() == o.text.size() &&
                (text.size() <= 16 || std::memcmp(text.data() + 8, o.text.data() + 8, text.size() - 16) == 0);
     }
 };
+
+/// Whether `a` and `b` hold the same bytes: compared as NameKeys, so that a reader checking millions of
+/// short names and keys against the one it guessed loads a few words instead of calling memcmp.
+inline bool sameBytes(std::string_view a, std::string_view b) { return NameKey(a) == NameKey(b); }
 
 struct NameKeyHash {
     size_t operator()(const NameKey& k) const noexcept {
