@@ -162,8 +162,8 @@ public:
         sink_.put(':');
         if (pretty_) sink_.put(' ');
     }
-    /// A known key (an ASCII identifier: nothing to escape) with its separator.
-    /// Compact JSON: with the comma before it, dropped for the first key (one copy per key, no separate put).
+    /// A known key (an ASCII identifier: nothing to escape) with its separators; in compact JSON the comma
+    /// before it too, dropped for a map's first key (one copy per key, no separate put).
     std::string encodeKey(std::string_view name) const {
         return pretty_ ? '"' + std::string(name) + "\": " : ",\"" + std::string(name) + "\":";
     }
@@ -316,7 +316,7 @@ public:
         packer_.pack_uint64(u);
     }
     void integer(int64_t i) {
-        if (i >= 0 && i < 128) return sink_.put(static_cast<char>(i));
+        if (i >= 0) return uinteger(static_cast<uint64_t>(i));  // the packer encodes both alike
         packer_.pack_int64(i);
     }
     void f64(double d) { packer_.pack_double(d); }
