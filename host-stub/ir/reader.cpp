@@ -52,6 +52,10 @@ Expected<Format> detectFormat(std::string_view bytes) {
     return e;
 }
 
+std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const ConsumedInput& consumed) {
+    return format == Format::Json ? readJsonInTwoParts(bytes, consumed) : readMsgPackInTwoParts(bytes, consumed);
+}
+
 ConsumedInput ConsumedInput::from(size_t offset) const {
     if (!base_) return {};
     ConsumedInput c(base_, size_);
@@ -89,9 +93,7 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
         return fileError(name, "empty file", "an IR file holds one serialized pypto Program");
     }
     if (bytes.size() >= kTwoPartBytes) {
-        auto doc =
-            format == Format::Json ? readJsonInTwoParts(bytes, consumed) : readMsgPackInTwoParts(bytes, consumed);
-        if (doc) {
+        if (auto doc = readInTwoParts(bytes, format, consumed)) {
             doc->setInputFormat(format);
             return doc;
         }

@@ -27,7 +27,8 @@ bool parseMsgPack(std::string_view bytes, class Builder& builder, class Consumed
 
 /// Read a large input on two threads (ir/two_part_read.h): the document, or nullptr when the input has
 /// no array at its middle or any rule is broken (the caller then reads it in one part, which reports
-/// every problem as usual).
+/// every problem as usual). `format` is Json or MsgPack.
+std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const class ConsumedInput& consumed);
 std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
 std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
 

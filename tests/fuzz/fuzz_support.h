@@ -35,8 +35,7 @@ inline void readWriteRead(const uint8_t* data, size_t size, ir::Format format) {
 // refuses, and builds the same document.
 inline void twoPartsReadAsOne(const uint8_t* data, size_t size, ir::Format format) {
     std::string_view bytes(reinterpret_cast<const char*>(data), size);
-    auto two = format == ir::Format::Json ? ir::readJsonInTwoParts(bytes, ir::ConsumedInput{})
-                                          : ir::readMsgPackInTwoParts(bytes, ir::ConsumedInput{});
+    auto two = ir::readInTwoParts(bytes, format, ir::ConsumedInput{});
     if (!two) return;
     auto one = ir::readDocument(bytes, format, "fuzz");
     if (!one) std::abort();

@@ -34,11 +34,6 @@ Expected<std::unique_ptr<Document>> readInOnePart(const std::string& bytes, Form
     return builder.failed() ? builder.error() : parseError;
 }
 
-std::unique_ptr<Document> readInTwoParts(const std::string& bytes, Format format = Format::MsgPack) {
-    return format == Format::Json ? readJsonInTwoParts(bytes, ConsumedInput{})
-                                  : readMsgPackInTwoParts(bytes, ConsumedInput{});
-}
-
 std::string largeProgram(Format format = Format::MsgPack) {
     Document doc;
     tools::generateProgram(doc, 1000, false);
@@ -53,7 +48,7 @@ TEST_P(TwoPartRead, EveryFixtureReadsAsInOnePart) {
         const std::string& bytes = GetParam() == Format::Json ? f.json : f.msgpack;
         auto one = readInOnePart(bytes, GetParam());
         ASSERT_TRUE(one.ok()) << f.name;
-        auto two = readInTwoParts(bytes, GetParam());
+        auto two = readInTwoParts(bytes, GetParam(), ConsumedInput{});
         if (!two) continue;
         ++inTwoParts;
         EXPECT_EQ(write(*two, Format::MsgPack), write(**one, Format::MsgPack)) << f.name;
@@ -79,7 +74,7 @@ TEST_P(TwoPartRead, EveryRandomProgramReadsAsInOnePart) {
             auto one = readInOnePart(bytes, GetParam());
             ASSERT_TRUE(one.ok()) << dir.path();
             ++read;
-            auto two = readInTwoParts(bytes, GetParam());
+            auto two = readInTwoParts(bytes, GetParam(), ConsumedInput{});
             if (!two) continue;
             ++inTwoParts;
             EXPECT_EQ(write(*two, Format::MsgPack), write(**one, Format::MsgPack)) << dir.path() << " " << stage;
@@ -92,7 +87,7 @@ TEST_P(TwoPartRead, EveryRandomProgramReadsAsInOnePart) {
 TEST_P(TwoPartRead, ALargeProgramIsReadInTwoPartsAsInOne) {
     const std::string bytes = largeProgram(GetParam());
     ASSERT_GT(bytes.size(), size_t{4} << 20) << "readDocument reads inputs this large in two parts";
-    auto two = readInTwoParts(bytes, GetParam());
+    auto two = readInTwoParts(bytes, GetParam(), ConsumedInput{});
     ASSERT_TRUE(two);
     auto one = readInOnePart(bytes, GetParam());
     ASSERT_TRUE(one.ok()) << one.error().format();
@@ -107,7 +102,7 @@ TEST_P(TwoPartRead, ABrokenRuleInTheSecondPartIsReportedAsInOnePart) {
     size_t at = bytes.find("ScalarType", bytes.size() * 3 / 4);
     ASSERT_NE(at, std::string::npos);
     bytes[at + 9] = 'f';
-    EXPECT_EQ(readInTwoParts(bytes, GetParam()), nullptr);
+    EXPECT_EQ(readInTwoParts(bytes, GetParam(), ConsumedInput{}), nullptr);
     auto one = readInOnePart(bytes, GetParam());
     ASSERT_FALSE(one.ok());
     auto viaReader = readDocument(bytes, GetParam(), "kind");
@@ -121,7 +116,7 @@ TEST_P(TwoPartRead, ABrokenRuleInTheSecondPartIsReportedAsInOnePart) {
 
 TEST_P(TwoPartRead, TrailingBytesAreLeftToTheSinglePass) {
     std::string bytes = largeProgram(GetParam()) + (GetParam() == Format::Json ? "x" : "\xc0");
-    EXPECT_EQ(readInTwoParts(bytes, GetParam()), nullptr);
+    EXPECT_EQ(readInTwoParts(bytes, GetParam(), ConsumedInput{}), nullptr);
     auto one = readInOnePart(bytes, GetParam());
     ASSERT_FALSE(one.ok());
     auto viaReader = readDocument(bytes, GetParam(), "trailing");
