@@ -51,10 +51,12 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
     return properties;
 }
 
-FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options) {
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
+                        StepTimes* steps) {
     FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
-    if (auto err = io::writeOutput(output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink); })) {
+    if (auto err = io::writeOutput(
+            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps); }, steps)) {
         if (err->file.empty()) err->file = output;
         report.exitCode = kExitOutput;
         report.messages = formatError(*err, options.diagnostics);
@@ -72,6 +74,11 @@ void PhaseTimer::lap(FileReport& report, const std::string& what) {
     std::snprintf(line, sizeof line, "time: %-55s %9.4f s   peak %7.1f MiB\n", what.c_str(),
                   std::chrono::duration<double>(now - last_).count(), static_cast<double>(usage.ru_maxrss) / 1024);
     report.messages += line;
+    for (const StepTimes::Step& step : steps_.steps()) {
+        std::snprintf(line, sizeof line, "time:   %-53s %9.4f s\n", step.name.c_str(), step.seconds);
+        report.messages += line;
+    }
+    steps_ = StepTimes();  // the next phase's steps start now
     last_ = now;
 }
 
@@ -195,7 +202,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
                        const FileOptions& options, WorkerProgress* progress) {
     PhaseTimer timer(options.timePasses);
     if (progress) progress->enter(Phase::Read);
-    auto doc = ir::readFile(input);
+    auto doc = ir::readFile(input, ir::Format::Auto, timer.steps());
     if (!doc) {
         FileReport report;
         report.exitCode = kExitBadInput;
@@ -209,7 +216,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     report.messages.insert(0, read.messages);
     if (report.exitCode != kExitOk || !options.runPasses) return report;
     if (progress) progress->enter(Phase::Write);
-    FileReport written = writeProgram(**doc, output, options);
+    FileReport written = writeProgram(**doc, output, options, timer.steps());
     timer.lap(written, "write " + output);
     timer.total(written);
     report.exitCode = written.exitCode;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "abi_host/run_context.h"
+#include "base/step_times.h"
 #include "driver/diagnostics.h"
 #include "driver/progress.h"
 #include "ir/document.h"
@@ -52,15 +53,18 @@ struct FileReport {
 };
 
 /// --time-passes: each phase's time from the end of the one before, and the process's peak resident size
-/// at its end, as report lines.
+/// at its end, as report lines; then, indented, the steps of the phase when it timed them.
 class PhaseTimer {
 public:
     explicit PhaseTimer(bool on) : on_(on) {}
+    /// Where a phase that times its steps puts them: null when off, so that nothing is timed then.
+    StepTimes* steps() { return on_ ? &steps_ : nullptr; }
     void lap(FileReport& report, const std::string& what);
     void total(FileReport& report);
 
 private:
     bool on_;
+    StepTimes steps_;
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
@@ -81,6 +85,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
 std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options);
 
 /// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
-FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options);
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
+                        StepTimes* steps = nullptr);
 
 }  // namespace ptoplug::host

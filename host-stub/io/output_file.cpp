@@ -157,7 +157,7 @@ std::string temporaryPathFor(const std::string& path, pid_t pid) {
     return (target.parent_path() / (".ptoplug-" + std::to_string(pid) + ".tmp")).string();
 }
 
-Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce) {
+Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps) {
     Status result;
     if (isStdoutPath(path)) {
         result = produceInto(hostStdout(), "<stdout>", produce);
@@ -178,6 +178,7 @@ Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&
         else
             result = writeRegular(target, exists ? st.st_mode & 07777 : newFileMode(), produce);
     }
+    lap(steps, isStdoutPath(path) ? "flush" : "sync and name the file");
     if (result && result->file.empty()) result->file = path;
     return result;
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "base/step_times.h"
 #include "ir/sink.h"
 
 namespace ptoplug::io {
@@ -23,7 +24,9 @@ int hostStdout();
 /// Calls `produce` with a sink into `path` and commits it. "-" (and /dev/stdout) is the host's stdout.
 /// A regular target keeps its mode (a new one gets 0666 less the umask); data and directory are synced
 /// before the rename. Every write is checked: the error names the reason (ENOSPC, EFBIG, EPIPE, ...).
-Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce);
+/// `steps`, if given, gets the time from the end of `produce` to the output's commit.
+Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce,
+                   StepTimes* steps = nullptr);
 
 /// The name of the temporary that process `pid` uses beside `path` while it writes it (only when the
 /// file system has no O_TMPFILE, or to replace an existing file): a parent that kills a writer removes

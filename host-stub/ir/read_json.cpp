@@ -248,8 +248,8 @@ bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& p
 
 }  // namespace
 
-std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const ConsumedInput& consumed) {
-    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest});
+std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const ConsumedInput& consumed, StepTimes* steps) {
+    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest}, steps);
 }
 
 bool parseJson(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {

@@ -197,8 +197,9 @@ bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& p
 
 }  // namespace
 
-std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const ConsumedInput& consumed) {
-    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest});
+std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
+                                                StepTimes* steps) {
+    return readInTwoParts(bytes, consumed, TwoPartFormat{pathTo, readFirst, readRest}, steps);
 }
 
 bool parseMsgPack(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {

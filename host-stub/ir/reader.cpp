@@ -52,8 +52,10 @@ Expected<Format> detectFormat(std::string_view bytes) {
     return e;
 }
 
-std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const ConsumedInput& consumed) {
-    return format == Format::Json ? readJsonInTwoParts(bytes, consumed) : readMsgPackInTwoParts(bytes, consumed);
+std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const ConsumedInput& consumed,
+                                         StepTimes* steps) {
+    return format == Format::Json ? readJsonInTwoParts(bytes, consumed, steps)
+                                  : readMsgPackInTwoParts(bytes, consumed, steps);
 }
 
 ConsumedInput ConsumedInput::from(size_t offset) const {
@@ -81,7 +83,7 @@ namespace {
 constexpr size_t kTwoPartBytes = size_t{4} << 20;
 
 Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format format, const std::string& name,
-                                              ConsumedInput& consumed) {
+                                              ConsumedInput& consumed, StepTimes* steps = nullptr) {
     if (format == Format::Auto) {
         auto detected = detectFormat(bytes);
         if (!detected) {
@@ -93,7 +95,7 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
         return fileError(name, "empty file", "an IR file holds one serialized pypto Program");
     }
     if (bytes.size() >= kTwoPartBytes) {
-        if (auto doc = readInTwoParts(bytes, format, consumed)) {
+        if (auto doc = readInTwoParts(bytes, format, consumed, steps)) {
             doc->setInputFormat(format);
             return doc;
         }
@@ -103,6 +105,7 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
     Error parseError;
     bool ok = format == Format::Json ? parseJson(bytes, builder, consumed, parseError)
                                      : parseMsgPack(bytes, builder, consumed, parseError);
+    lap(steps, "read in one part");
     if (!ok) {
         Error err = builder.failed() ? builder.error() : parseError;
         if (!builder.failed() && err.pointer.empty()) err.pointer = builder.error().pointer;
@@ -121,7 +124,7 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
     return readBytes(bytes, format, name, untracked);
 }
 
-Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format) {
+Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format, StepTimes* steps) {
     if (path == "-") {
         std::string text(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>{});
         return readDocument(text, format, "<stdin>");
@@ -147,7 +150,7 @@ Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format for
     if (mapped == MAP_FAILED) return fileError(path, std::string("cannot map: ") + std::strerror(errno), "");
     const char* base = static_cast<const char*>(mapped);
     ConsumedInput consumed(base, size);
-    auto doc = readBytes(std::string_view(base, size), format, path, consumed);
+    auto doc = readBytes(std::string_view(base, size), format, path, consumed, steps);
     ::munmap(mapped, size);
     return doc;
 }

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "base/step_times.h"
 #include "ir/document.h"
 
 namespace ptoplug::ir {
@@ -18,8 +19,9 @@ Expected<Format> detectFormat(std::string_view bytes);
 Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name);
 
 /// Reads the file at `path` ("-" reads standard input). The file is mapped, never modified, and its
-/// pages are released as they are consumed.
-Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format = Format::Auto);
+/// pages are released as they are consumed. `steps`, if given, gets the time of each step of reading.
+Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format = Format::Auto,
+                                             StepTimes* steps = nullptr);
 
 // Format-specific entry points used by readDocument; each tells `consumed` how far it has read.
 bool parseJson(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);
@@ -28,8 +30,11 @@ bool parseMsgPack(std::string_view bytes, class Builder& builder, class Consumed
 /// Read a large input on two threads (ir/two_part_read.h): the document, or nullptr when the input has
 /// no array at its middle or any rule is broken (the caller then reads it in one part, which reports
 /// every problem as usual). `format` is Json or MsgPack.
-std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const class ConsumedInput& consumed);
-std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
-std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const class ConsumedInput& consumed);
+std::unique_ptr<Document> readInTwoParts(std::string_view bytes, Format format, const class ConsumedInput& consumed,
+                                         StepTimes* steps = nullptr);
+std::unique_ptr<Document> readMsgPackInTwoParts(std::string_view bytes, const class ConsumedInput& consumed,
+                                                StepTimes* steps = nullptr);
+std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const class ConsumedInput& consumed,
+                                             StepTimes* steps = nullptr);
 
 }  // namespace ptoplug::ir

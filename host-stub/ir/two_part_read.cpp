@@ -27,8 +27,9 @@ bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Buil
 }  // namespace
 
 std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
-                                         const TwoPartFormat& format) {
+                                         const TwoPartFormat& format, StepTimes* steps) {
     auto path = format.pathTo(bytes, bytes.size() / 2);
+    lap(steps, "find the middle");
     if (!path) return nullptr;
     while (!path->empty() && path->back().isMap) path->pop_back();
     if (path->empty()) return nullptr;
@@ -70,12 +71,15 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
         bool firstOk = !builder.failed() && builder.openDepth() == path->size();
         for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
         other.join();
+        lap(steps, "read in two parts");
         // Each thread's faults may map pages of the other's range (the page cache holds large folios):
         // the whole input is dropped once both are done.
         consumed.from(0).finish(bytes.size());
         if (!firstOk || !partOk || !builder.appendPart(part)) return nullptr;
     }
+    lap(steps, "join the parts");
     bool ok = builder.finish();
+    lap(steps, "resolve and validate");
 #ifdef __GLIBC__
     // The other thread's malloc arena keeps the pages its builder freed (and, unless the program fixed
     // malloc's mmap threshold, freeing the other part's large tables moved it up, so the heap keeps the

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/step_times.h"
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 
@@ -44,8 +45,9 @@ struct TwoPartFormat {
 };
 
 /// The document, or nullptr when the input has no array at its middle or any rule is broken or the parts
-/// disagree: the caller then reads it in one part, which reports every problem as usual.
+/// disagree: the caller then reads it in one part, which reports every problem as usual. `steps`, if given,
+/// gets the time of each step.
 std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
-                                         const TwoPartFormat& format);
+                                         const TwoPartFormat& format, StepTimes* steps = nullptr);
 
 }  // namespace ptoplug::ir

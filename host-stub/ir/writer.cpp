@@ -340,8 +340,9 @@ private:
 
 }  // namespace
 
-Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink) {
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps) {
     Layout layout = computeLayout(doc);
+    lap(steps, "place nodes and number them");
     Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;
     bool ok = true;
     if (format == Format::Json) {
@@ -361,7 +362,9 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         MsgPackEmitter emitter(sink);
         ok = Walker<MsgPackEmitter>(doc, layout, emitter).value(doc.root());
     }
-    if (!sink.flush() || !ok) {
+    const bool flushed = sink.flush();
+    lap(steps, "encode and write");
+    if (!flushed || !ok) {
         Error e;
         e.message = "write failed";
         e.hint = "check free space and permissions of the output location";

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "base/step_times.h"
 #include "ir/document.h"
 #include "ir/sink.h"
 
@@ -15,8 +16,8 @@ struct WriteOptions {
 };
 
 /// Writes `doc` to `sink`. Fails only for a string that is not valid UTF-8 when writing JSON
-/// (the error names its place) or when the sink fails.
-Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink);
+/// (the error names its place) or when the sink fails. `steps`, if given, gets the time of each step.
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps = nullptr);
 
 /// The format a file's name asks for: Json for .json, MsgPack for .msgpack, Auto otherwise.
 Format formatForName(const std::string& path);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -511,6 +512,55 @@ TEST(HostConventions, IrIsPrintedAndDumpedAfterNamedPasses) {
     auto failed = runProcess({kHost, "run", failing, "-o", tmp / "f.msgpack", "--print-ir-after-failure"});
     EXPECT_EQ(failed.exitCode, 1);
     EXPECT_NE(failed.err.find("// IR after MaterializeDistTensorCtx\n"), std::string::npos) << failed.err;
+}
+
+// --time-passes: every phase in order with its steps indented under it, and the steps adding up to no more
+// than their phase; a large input shows the steps of reading in two parts, a small one reading in one.
+TEST(HostConventions, TimePassesShowsEachPhaseAndItsSteps) {
+    TempDir tmp;
+    const std::string large = tmp / "large.msgpack";
+    ASSERT_EQ(runProcess({test::kGen, "1000", large, "--format", "msgpack"}).exitCode, 0);
+    struct Expected {
+        std::string input;
+        std::vector<std::string> readSteps;
+    };
+    for (const Expected& e :
+         {Expected{large, {"find the middle", "read in two parts", "join the parts", "resolve and validate"}},
+          Expected{normalInput("msgpack"), {"read in one part"}}}) {
+        auto r = runProcess({kHost, "run", e.input, "-o", tmp / "out.msgpack", "--time-passes"});
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        std::vector<std::string> names;
+        std::vector<double> phaseSeconds, stepSum;
+        std::istringstream lines(r.err);
+        // A phase: "time: NAME  SECONDS s   peak N MiB"; a step: "time:   NAME  SECONDS s".
+        const std::regex format(R"(time: (  )?(\S.*\S) +([0-9.]+) s(   peak +[0-9.]+ MiB)?)");
+        for (std::string line; std::getline(lines, line);) {
+            std::smatch m;
+            ASSERT_TRUE(std::regex_match(line, m, format)) << line;
+            const bool step = m[1].matched;
+            ASSERT_NE(step, m[4].matched) << "a phase has a peak, a step none: " << line;
+            const std::string name = m[2];
+            const double seconds = std::stod(m[3]);
+            names.push_back(step ? "  " + name : name);
+            if (step) {
+                ASSERT_FALSE(stepSum.empty()) << "a step before any phase: " << line;
+                stepSum.back() += seconds;
+            } else {
+                phaseSeconds.push_back(seconds);
+                stepSum.push_back(0);
+            }
+        }
+        std::vector<std::string> expected{"read and validate " + e.input};
+        for (const std::string& s : e.readSteps) expected.push_back("  " + s);
+        for (const std::string& s : std::vector<std::string>{
+                 "pass MaterializeDistTensorCtx", "structural check after MaterializeDistTensorCtx",
+                 "verifier DistTensorCtxMaterialized", "write " + tmp / "out.msgpack", "  place nodes and number them",
+                 "  encode and write", "  sync and name the file", "total"})
+            expected.push_back(s);
+        EXPECT_EQ(names, expected) << r.err;
+        for (size_t i = 0; i < phaseSeconds.size(); ++i)
+            EXPECT_LE(stepSum[i], phaseSeconds[i] + 1e-3) << "phase " << i << " of\n" << r.err;
+    }
 }
 
 TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
