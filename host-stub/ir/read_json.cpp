@@ -19,7 +19,6 @@
 #pragma GCC diagnostic ignored "-Wclass-memaccess"
 #endif
 #include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -28,9 +27,45 @@
 namespace ptoplug::ir {
 namespace {
 
+// RapidJSON's input stream over the input (offsets are the input's), as its MemoryStream; for the first
+// part of a two-part read, the end grows as the scan goes (ReadableEnd), and reading waits for it there.
+class InputStream {
+public:
+    using Ch = char;
+    InputStream(std::string_view bytes, size_t end, ReadableEnd* readable = nullptr)
+        : begin_(bytes.data()), src_(begin_), end_(begin_ + end), readable_(readable) {}
+    Ch Peek() const { return src_ != end_ || grow() ? *src_ : '\0'; }
+    Ch Take() { return src_ != end_ || grow() ? *src_++ : '\0'; }
+    size_t Tell() const { return static_cast<size_t>(src_ - begin_); }
+    void seek(size_t offset) { src_ = begin_ + offset; }
+    // The rest of RapidJSON's stream concept, for parsing in place, which the readers do not do.
+    Ch* PutBegin() { return nullptr; }
+    void Put(Ch) {}
+    void Flush() {}
+    size_t PutEnd(Ch*) { return 0; }
+
+private:
+    // Const, as RapidJSON peeks through a const stream; the end is where the stream stands, not its state.
+    bool grow() const {
+        if (!readable_) return false;
+        const ReadableEnd::Extent extent = readable_->await(Tell());
+        if (extent.abandoned) {
+            readable_ = nullptr;
+            return false;
+        }
+        end_ = begin_ + extent.end;
+        if (extent.final) readable_ = nullptr;
+        return src_ != end_;
+    }
+    const Ch* begin_;
+    const Ch* src_;
+    mutable const Ch* end_;
+    mutable ReadableEnd* readable_;
+};
+
 struct Handler {
     Builder& b;
-    const rapidjson::MemoryStream& stream;
+    const InputStream& stream;
     ConsumedInput& consumed;
 
     /// RapidJSON reports a container start while its stream still points at the bracket.
@@ -139,8 +174,9 @@ bool skipString(std::string_view bytes, size_t& pos, bool& escaped) {
 
 // By hand: no library reports where in the tree a byte offset is. A key with an escape on the way is
 // not replayed (the other part would need it decoded): such input is read in one part.
-std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) {
+std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ReadableEnd& readable) {
     std::vector<Level> path;
+    size_t outer = SIZE_MAX;  // the path index of the outermost array on it
     size_t pos = skipBlanks(bytes, 0);
     for (;;) {
         if (pos >= bytes.size()) return std::nullopt;
@@ -157,6 +193,7 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
                 if (pos >= bytes.size()) return std::nullopt;
             }
             top.itemStart = pos;
+            if (path.size() - 1 == outer) readable.publish(pos);
         }
         const char c = bytes[pos];
         if (c == '{' || c == '[') {
@@ -165,6 +202,7 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
             if (pos < bytes.size() && bytes[pos] == (c == '{' ? '}' : ']')) {
                 ++pos;  // empty: the value ends here
             } else {
+                if (outer == SIZE_MAX && c == '[') outer = path.size();
                 path.push_back(Level{c == '{', 0, 0, {}, 0});
                 continue;
             }
@@ -191,13 +229,14 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
             }
             if (bytes[pos] != (path.back().isMap ? '}' : ']')) return std::nullopt;
             ++pos;
+            if (path.size() - 1 == outer) outer = SIZE_MAX;
             path.pop_back();
         }
     }
 }
 
-void readFirst(std::string_view prefix, Builder& builder, ConsumedInput& consumed) {
-    rapidjson::MemoryStream stream(prefix.data(), prefix.size());
+void readFirst(std::string_view bytes, ReadableEnd& readable, Builder& builder, ConsumedInput& consumed) {
+    InputStream stream(bytes, 0, &readable);
     Handler handler{builder, stream, consumed};
     rapidjson::Reader reader;
     reader.Parse<kFlags>(stream, handler);
@@ -210,13 +249,13 @@ struct KeyHandler : Handler {
 
 bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {
     // One stream over the whole input, moved to each value: offsets stay those of the input.
-    rapidjson::MemoryStream stream(bytes.data(), bytes.size());
+    InputStream stream(bytes, bytes.size());
     Handler handler{part, stream, consumed};
     KeyHandler keyHandler{{part, stream, consumed}};
     rapidjson::Reader reader;
     size_t pos = path.back().itemStart;
     auto parse = [&](auto& h) {
-        stream.src_ = bytes.data() + pos;
+        stream.seek(pos);
         bool ok = !reader.Parse<kFlags | rapidjson::kParseStopWhenDoneFlag>(stream, h).IsError() && !part.failed();
         pos = stream.Tell();
         return ok;
@@ -253,7 +292,7 @@ std::unique_ptr<Document> readJsonInTwoParts(std::string_view bytes, const Consu
 }
 
 bool parseJson(std::string_view bytes, Builder& builder, ConsumedInput& consumed, Error& parseError) {
-    rapidjson::MemoryStream stream(bytes.data(), bytes.size());
+    InputStream stream(bytes, bytes.size());
     Handler handler{builder, stream, consumed};
     rapidjson::Reader reader;
     rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);

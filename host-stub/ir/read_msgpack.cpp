@@ -131,8 +131,9 @@ bool skipScalar(std::string_view bytes, size_t& pos, size_t* payloadAt = nullptr
 }
 
 // By hand: no library reports where in the tree a byte offset is.
-std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) {
+std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ReadableEnd& readable) {
     std::vector<Level> path;
+    size_t outer = SIZE_MAX;  // the path index of the outermost array on it
     size_t pos = 0;
     for (;;) {
         if (pos >= bytes.size()) return std::nullopt;
@@ -146,11 +147,13 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
                 top.key = bytes.substr(text, pos - text);
             }
             top.itemStart = pos;
+            if (path.size() - 1 == outer) readable.publish(pos);
         }
         if (auto container = containerAt(bytes, pos)) {
             if (path.size() == kMaxSplitLevels) return std::nullopt;
             pos = container->second;
             if (container->first.count > 0) {
+                if (outer == SIZE_MAX && !container->first.isMap) outer = path.size();
                 path.push_back(container->first);
                 continue;
             }
@@ -162,16 +165,25 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle) 
             if (pos > middle) return path;
             if (path.empty()) return std::nullopt;
             if (++path.back().onPath < path.back().count) break;
+            if (path.size() - 1 == outer) outer = SIZE_MAX;
             path.pop_back();
         }
     }
 }
 
-void readFirst(std::string_view prefix, Builder& builder, ConsumedInput& consumed) {
+void readFirst(std::string_view bytes, ReadableEnd& readable, Builder& builder, ConsumedInput& consumed) {
     Error error;
-    Visitor visitor(builder, prefix.data(), consumed, error);
+    Visitor visitor(builder, bytes.data(), consumed, error);
+    // msgpack-c's streaming parser (what its unpacker runs on): it resumes where the bytes ran out, here
+    // always between two values, since the end only ever moves to an item start.
+    msgpack::v2::detail::parse_helper<Visitor> parser(visitor);
     size_t pos = 0;
-    msgpack::v2::parse(prefix.data(), prefix.size(), pos, visitor);
+    for (size_t known = 0;;) {
+        const ReadableEnd::Extent extent = readable.await(known);
+        if (extent.abandoned) return;
+        known = extent.end;
+        if (parser.execute(bytes.data(), known, pos) != msgpack::PARSE_CONTINUE || extent.final) return;
+    }
 }
 
 bool readRest(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed) {

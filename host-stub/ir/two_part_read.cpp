@@ -28,19 +28,17 @@ bool readSecondPart(std::string_view bytes, const std::vector<Level>& path, Buil
 
 std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedInput& consumed,
                                          const TwoPartFormat& format, StepTimes* steps) {
-    auto path = format.pathTo(bytes, bytes.size() / 2);
-    lap(steps, "find the middle");
-    if (!path) return nullptr;
-    while (!path->empty() && path->back().isMap) path->pop_back();
-    if (path->empty()) return nullptr;
-    const size_t middle = path->back().itemStart;
+    // The other thread scans for the middle before it reads, while this one already reads: the first part
+    // is the larger, by what the scan costs (a scan goes about four times as fast as reading).
+    const size_t share = bytes.size() / 16 * 9;
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
     {
         Document partDoc;
         Builder part(partDoc);
         part.readAsPart();
-        ConsumedInput partConsumed = consumed.from(middle);
+        ReadableEnd readable;
+        std::optional<std::vector<Level>> path;
         bool partOk = false;
         std::thread other;
         try {
@@ -48,8 +46,15 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
                 // An exception (out of memory) must not end the process from here: the single pass
                 // then meets it again, where the caller handles it.
                 try {
+                    path = format.pathTo(bytes, share, readable);
+                    while (path && !path->empty() && path->back().isMap) path->pop_back();
+                    if (!path || path->empty()) return readable.abandon();
+                    const size_t middle = path->back().itemStart;
+                    readable.finish(middle);
+                    ConsumedInput partConsumed = consumed.from(middle);
                     partOk = readSecondPart(bytes, *path, part, partConsumed, format);
                 } catch (...) {
+                    readable.abandon();
                     partOk = false;
                 }
             });
@@ -58,7 +63,7 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
         }
         ConsumedInput firstConsumed = consumed.from(0);
         try {
-            format.readFirst(bytes.substr(0, middle), builder, firstConsumed);
+            format.readFirst(bytes, readable, builder, firstConsumed);
         } catch (const std::bad_alloc&) {
             other.join();
             return nullptr;  // two documents may not fit where one does: read in one part
@@ -66,16 +71,16 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
             other.join();
             throw;
         }
-        // Every container on the path must be open, holding the members before the one on the path: with
-        // the other part's, each then gets all of its own.
-        bool firstOk = !builder.failed() && builder.openDepth() == path->size();
-        for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
         other.join();
         lap(steps, "read in two parts");
+        // Every container on the path must be open, holding the members before the one on the path: with
+        // the other part's, each then gets all of its own.
+        bool firstOk = partOk && !builder.failed() && builder.openDepth() == path->size();
+        for (size_t l = 0; firstOk && l < path->size(); ++l) firstOk = builder.itemsSoFar(l) == (*path)[l].onPath;
         // Each thread's faults may map pages of the other's range (the page cache holds large folios):
         // the whole input is dropped once both are done.
         consumed.from(0).finish(bytes.size());
-        if (!firstOk || !partOk || !builder.appendPart(part)) return nullptr;
+        if (!firstOk || !builder.appendPart(part)) return nullptr;
     }
     lap(steps, "join the parts");
     bool ok = builder.finish();

@@ -2,13 +2,15 @@
 //
 // A scan that builds nothing finds the containers from the root to the middle of the input and the
 // innermost array there (in a pypto Program, the host orchestration function's statements). This thread
-// reads everything before that array's item at the middle; the other opens the same containers and reads
+// reads everything before that array's item at the middle, starting while the other thread still scans
+// (ReadableEnd says how far it may go); the other then opens the same containers and reads
 // the rest (the array's later items, then each enclosing container's later members) into a document of
 // its own, which then joins this one (Builder::appendPart). Every value goes through the format's parser
 // and the same Builder rules, so the document is the one a single pass builds. Each format supplies the
 // scan and the two readings; the rest is here once.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -32,13 +34,51 @@ struct Level {
 /// Deeper paths are read in one part.
 inline constexpr size_t kMaxSplitLevels = 64;
 
+/// How far the first part may read while the scan still looks for the middle. The scan publishes where
+/// each item of the outermost array it is in starts: wherever the scan ends, the first part ends at or
+/// after such a start (the middle's item is in that array's item, or after the array). Then it sets the
+/// first part's end, or abandons (the input is read in one part then).
+class ReadableEnd {
+public:
+    /// Scan: the bytes before `offset` are the first part's.
+    void publish(size_t offset) { set(offset << 2); }
+    /// Scan: the first part ends at `offset`.
+    void finish(size_t offset) { set(offset << 2 | kFinal); }
+    void abandon() { set(kAbandoned); }
+
+    struct Extent {
+        size_t end;  ///< bytes that may be read
+        bool final;  ///< the first part's end
+        bool abandoned;
+    };
+    /// First part: blocks until more than `known` bytes may be read, or the end is final or abandoned.
+    Extent await(size_t known) {
+        uint64_t v = state_.load(std::memory_order_acquire);
+        while ((v >> 2) <= known && !(v & 3)) {
+            state_.wait(v, std::memory_order_acquire);
+            v = state_.load(std::memory_order_acquire);
+        }
+        return {static_cast<size_t>(v >> 2), (v & kFinal) != 0, (v & kAbandoned) != 0};
+    }
+
+private:
+    static constexpr uint64_t kFinal = 1, kAbandoned = 2;
+    void set(uint64_t v) {
+        state_.store(v, std::memory_order_release);
+        state_.notify_one();
+    }
+    std::atomic<uint64_t> state_{0};  ///< the end << 2, with the two flags below it
+};
+
 struct TwoPartFormat {
     /// The containers from the root to the first value that ends past `middle` (each with `onPath` the
     /// member holding it); nullopt if the input ends first, breaks the format or has a key on the way that
-    /// cannot be replayed. The pages it reads stay mapped: the first part reads them next.
-    std::optional<std::vector<Level>> (*pathTo)(std::string_view bytes, size_t middle);
-    /// Feeds `builder` every value of `prefix`, which ends at an item start: the reading stops there.
-    void (*readFirst)(std::string_view prefix, Builder& builder, ConsumedInput& consumed);
+    /// cannot be replayed. Publishes each item start of the outermost array it is in to `readable`. The
+    /// pages it reads stay mapped: the first part reads them next.
+    std::optional<std::vector<Level>> (*pathTo)(std::string_view bytes, size_t middle, ReadableEnd& readable);
+    /// Feeds `builder` every value of `bytes` up to where `readable` ends, waiting for it to grow; the end
+    /// is an item start: the reading stops there.
+    void (*readFirst)(std::string_view bytes, ReadableEnd& readable, Builder& builder, ConsumedInput& consumed);
     /// With the containers of `path` open in `part`: reads the rest of each, innermost first, calling
     /// part.setAside() as each is done; false if a rule is broken or the input does not end there.
     bool (*readRest)(std::string_view bytes, const std::vector<Level>& path, Builder& part, ConsumedInput& consumed);

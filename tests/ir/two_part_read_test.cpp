@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 #include "ir/reader.h"
+#include "ir/two_part_read.h"
 #include "ir/writer.h"
 #include "program_generator.h"
 #include "support/fixtures.h"
@@ -122,6 +124,36 @@ TEST_P(TwoPartRead, TrailingBytesAreLeftToTheSinglePass) {
     auto viaReader = readDocument(bytes, GetParam(), "trailing");
     ASSERT_FALSE(viaReader.ok());
     EXPECT_EQ(viaReader.error().message, one.error().message);
+}
+
+// The first part reads while the scan goes: each wait ends with more to read than it knew, or with the
+// end final or abandoned, and the last end it sees is the one the scan finished with.
+TEST(TwoPartReadableEnd, TheFirstPartFollowsTheScanToItsEnd) {
+    for (const bool finishes : {true, false}) {
+        ReadableEnd readable;
+        std::thread scan([&] {
+            for (size_t at = 10; at <= 1000; at += 10) {
+                readable.publish(at);
+                if (at % 200 == 0) std::this_thread::yield();
+            }
+            finishes ? readable.finish(1005) : readable.abandon();
+        });
+        size_t known = 0;
+        ReadableEnd::Extent extent{};
+        do {
+            extent = readable.await(known);
+            if (!extent.abandoned) {
+                EXPECT_TRUE(extent.end > known || extent.final) << known << " " << extent.end;
+            }
+            known = extent.end;
+        } while (!extent.final && !extent.abandoned);
+        scan.join();
+        EXPECT_EQ(extent.final, finishes);
+        EXPECT_EQ(extent.abandoned, !finishes);
+        if (finishes) {
+            EXPECT_EQ(extent.end, 1005u);
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, TwoPartRead, ::testing::Values(Format::MsgPack, Format::Json),

@@ -524,9 +524,8 @@ TEST(HostConventions, TimePassesShowsEachPhaseAndItsSteps) {
         std::string input;
         std::vector<std::string> readSteps;
     };
-    for (const Expected& e :
-         {Expected{large, {"find the middle", "read in two parts", "join the parts", "resolve and validate"}},
-          Expected{normalInput("msgpack"), {"read in one part"}}}) {
+    for (const Expected& e : {Expected{large, {"read in two parts", "join the parts", "resolve and validate"}},
+                              Expected{normalInput("msgpack"), {"read in one part"}}}) {
         auto r = runProcess({kHost, "run", e.input, "-o", tmp / "out.msgpack", "--time-passes"});
         ASSERT_EQ(r.exitCode, 0) << r.err;
         std::vector<std::string> names;
