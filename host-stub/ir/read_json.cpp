@@ -49,7 +49,7 @@ private:
     bool grow() const {
         if (!readable_) return false;
         const ReadableEnd::Extent extent = readable_->await(Tell());
-        if (extent.abandoned) {
+        if (extent.abandoned || extent.end < Tell()) {  // read past the end: the parts cannot agree
             readable_ = nullptr;
             return false;
         }

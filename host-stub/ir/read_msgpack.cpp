@@ -180,7 +180,7 @@ void readFirst(std::string_view bytes, ReadableEnd& readable, Builder& builder, 
     size_t pos = 0;
     for (size_t known = 0;;) {
         const ReadableEnd::Extent extent = readable.await(known);
-        if (extent.abandoned) return;
+        if (extent.abandoned || extent.end < pos) return;  // read past the end: the parts cannot agree
         known = extent.end;
         if (parser.execute(bytes.data(), known, pos) != msgpack::PARSE_CONTINUE || extent.final) return;
     }
