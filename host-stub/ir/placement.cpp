@@ -20,10 +20,8 @@ public:
 
 private:
     static bool holdsContainers(const Map& map) {
-        for (uint32_t i = 0; i < map.size; ++i) {
-            Kind k = map.values[i].kind;
-            if (k == Kind::Array || k == Kind::Map || k == Kind::Node || k == Kind::Ref) return true;
-        }
+        for (uint32_t i = 0; i < map.size; ++i)
+            if (detail::holdsContainer(map.values[i])) return true;
         return false;
     }
 
@@ -37,7 +35,8 @@ private:
             case Kind::Map:
                 // Most maps (types, ops, attrs) hold no node: their member order does not matter then.
                 if (holdsContainers(*v.m))
-                    forEachMemberInOrder(*v.m, parentKey, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+                    detail::forEachMemberRanked<true>(*v.m, parentKey, readOrder(),
+                                                      [&](const Member& m) { visit(m.value, m.key); });
                 return;
             case Kind::Node:
             case Kind::Ref: visitNode(v); return;
@@ -64,7 +63,8 @@ private:
                 descend = layout_.fullAt[n.index] == &occurrence;
                 break;
         }
-        if (descend) forEachFieldInOrder(n, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+        // Only members holding containers can hold nodes: the walk visits those alone.
+        if (descend) detail::forEachFieldRanked<true>(n, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
     }
 
     Layout& layout_;

@@ -122,6 +122,23 @@ TEST(Placement, UnreadFieldsAndReadOrder) {
     EXPECT_NE(written->find(R"("iter_args":[{"ref":1}])"), std::string::npos) << *written;
 }
 
+// docs/ir_format.md §4.5: a tile view is written valid_shape, stride, start_offset (ids in that order) and
+// read start_offset first (where a node shared with valid_shape goes in full).
+TEST(Placement, TileViewMembersFollowPyptoOrders) {
+    const std::string json =
+        R"({"fields":{"name_hint":"t","span":{"begin_column":-1,"begin_line":-1,"end_column":-1,"end_line":-1,"filename":""},)"
+        R"("type":{"dtype":52,"shape":[],"tile_view":{"start_offset":{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":0},"id":1,"type":"ConstInt"},)"
+        R"("stride":[{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":1},"id":3,"type":"ConstInt"}],"valid_shape":[{"ref":1},{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":8},"id":2,"type":"ConstInt"}]},)"
+        R"("type_kind":"TileType"}},"id":0,"type":"Var"})"
+        "\n";
+    auto doc = readDocument(json, Format::Auto, "tile.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(*out, json);
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(*out), "");
+}
+
 // Spans are packed into their value when they fit (docs/ir_format.md §3.1): every coordinate a span map
 // may hold, and any number of file names, must still read and write back unchanged.
 TEST(Spans, EveryCoordinateAndFileNameRoundTrips) {
