@@ -31,14 +31,12 @@ struct Table {
         fields.push_back(opt(K::span, FK::Span));
         if (isStmtType(type)) fields.push_back(opt(K::leading_comments, FK::StrList));
         s.fields = std::move(fields);
-        s.readOrder = same ? emit : std::move(read);
-        s.emitOrder = std::move(emit);
-        s.unread = std::move(unread);
+        if (same) read = emit;
         s.emitRank.assign(K::kCount, kRankUnlisted);
         s.readRank.assign(K::kCount, kRankUnlisted);
-        for (size_t i = 0; i < s.emitOrder.size(); ++i) s.emitRank[s.emitOrder[i]] = static_cast<uint8_t>(i);
-        for (uint32_t key : s.unread) s.readRank[key] = kRankUnread;
-        for (size_t i = 0; i < s.readOrder.size(); ++i) s.readRank[s.readOrder[i]] = static_cast<uint8_t>(i);
+        for (size_t i = 0; i < emit.size(); ++i) s.emitRank[emit[i]] = static_cast<uint8_t>(i);
+        for (uint32_t key : unread) s.readRank[key] = kRankUnread;
+        for (size_t i = 0; i < read.size(); ++i) s.readRank[read[i]] = static_cast<uint8_t>(i);
         known[type] = true;
         return s;
     }

@@ -85,10 +85,8 @@ inline constexpr uint8_t kRankUnread = 254;
 struct NodeSchema {
     uint32_t type = 0;
     std::vector<FieldSpec> fields;
-    std::vector<uint32_t> emitOrder;  ///< node-bearing fields in pypto's writer order
-    std::vector<uint32_t> readOrder;  ///< node-bearing fields in pypto's reader order
-    std::vector<uint32_t> unread;     ///< node-bearing fields pypto's reader never reads
-    /// Per known key id: its rank in emitOrder / readOrder (kRankUnlisted, or kRankUnread in readRank).
+    /// Per known key id: its place among the node-bearing fields in pypto's writer order / reader order
+    /// (kRankUnlisted after them; kRankUnread in readRank: a field pypto's reader never reads).
     std::vector<uint8_t> emitRank;
     std::vector<uint8_t> readRank;
 };
