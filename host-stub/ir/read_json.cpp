@@ -175,13 +175,12 @@ bool skipString(std::string_view bytes, size_t& pos, bool& escaped) {
 // By hand: no library reports where in the tree a byte offset is. A key with an escape on the way is
 // not replayed (the other part would need it decoded): such input is read in one part.
 std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ReadableEnd& readable) {
-    std::vector<Level> path;
-    size_t outer = SIZE_MAX;  // the path index of the outermost array on it
+    ScanPath path(readable);
     size_t pos = skipBlanks(bytes, 0);
     for (;;) {
         if (pos >= bytes.size()) return std::nullopt;
-        if (!path.empty()) {
-            Level& top = path.back();
+        if (!path.levels.empty()) {
+            Level& top = path.levels.back();
             if (top.isMap) {
                 bool escaped = false;
                 size_t keyStart = pos + 1;
@@ -192,18 +191,16 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
                 pos = skipBlanks(bytes, pos + 1);
                 if (pos >= bytes.size()) return std::nullopt;
             }
-            top.itemStart = pos;
-            if (path.size() - 1 == outer) readable.publish(pos);
+            path.itemAt(pos);
         }
         const char c = bytes[pos];
         if (c == '{' || c == '[') {
-            if (path.size() == kMaxSplitLevels) return std::nullopt;
+            if (path.levels.size() == kMaxSplitLevels) return std::nullopt;
             pos = skipBlanks(bytes, pos + 1);
             if (pos < bytes.size() && bytes[pos] == (c == '{' ? '}' : ']')) {
                 ++pos;  // empty: the value ends here
             } else {
-                if (outer == SIZE_MAX && c == '[') outer = path.size();
-                path.push_back(Level{c == '{', 0, 0, {}, 0});
+                path.open(Level{c == '{', 0, 0, {}, 0});
                 continue;
             }
         } else if (c == '"') {
@@ -218,19 +215,18 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
         }
         // A value ended at pos.
         for (;;) {
-            if (pos > middle) return path;
-            if (path.empty()) return std::nullopt;
+            if (pos > middle) return std::move(path.levels);
+            if (path.levels.empty()) return std::nullopt;
             pos = skipBlanks(bytes, pos);
             if (pos >= bytes.size()) return std::nullopt;
             if (bytes[pos] == ',') {
-                ++path.back().onPath;
+                ++path.levels.back().onPath;
                 pos = skipBlanks(bytes, pos + 1);
                 break;
             }
-            if (bytes[pos] != (path.back().isMap ? '}' : ']')) return std::nullopt;
+            if (bytes[pos] != (path.levels.back().isMap ? '}' : ']')) return std::nullopt;
             ++pos;
-            if (path.size() - 1 == outer) outer = SIZE_MAX;
-            path.pop_back();
+            path.close();
         }
     }
 }

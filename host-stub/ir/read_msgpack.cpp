@@ -132,13 +132,12 @@ bool skipScalar(std::string_view bytes, size_t& pos, size_t* payloadAt = nullptr
 
 // By hand: no library reports where in the tree a byte offset is.
 std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, ReadableEnd& readable) {
-    std::vector<Level> path;
-    size_t outer = SIZE_MAX;  // the path index of the outermost array on it
+    ScanPath path(readable);
     size_t pos = 0;
     for (;;) {
         if (pos >= bytes.size()) return std::nullopt;
-        if (!path.empty()) {
-            Level& top = path.back();
+        if (!path.levels.empty()) {
+            Level& top = path.levels.back();
             if (top.isMap) {
                 auto c = static_cast<unsigned char>(bytes[pos]);
                 if (!((c >= 0xa0 && c <= 0xbf) || c == 0xd9 || c == 0xda || c == 0xdb)) return std::nullopt;
@@ -146,15 +145,13 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
                 if (!skipScalar(bytes, pos, &text) || pos >= bytes.size()) return std::nullopt;
                 top.key = bytes.substr(text, pos - text);
             }
-            top.itemStart = pos;
-            if (path.size() - 1 == outer) readable.publish(pos);
+            path.itemAt(pos);
         }
         if (auto container = containerAt(bytes, pos)) {
-            if (path.size() == kMaxSplitLevels) return std::nullopt;
+            if (path.levels.size() == kMaxSplitLevels) return std::nullopt;
             pos = container->second;
             if (container->first.count > 0) {
-                if (outer == SIZE_MAX && !container->first.isMap) outer = path.size();
-                path.push_back(container->first);
+                path.open(container->first);
                 continue;
             }
         } else if (!skipScalar(bytes, pos)) {
@@ -162,11 +159,10 @@ std::optional<std::vector<Level>> pathTo(std::string_view bytes, size_t middle, 
         }
         // A value ended at pos.
         for (;;) {
-            if (pos > middle) return path;
-            if (path.empty()) return std::nullopt;
-            if (++path.back().onPath < path.back().count) break;
-            if (path.size() - 1 == outer) outer = SIZE_MAX;
-            path.pop_back();
+            if (pos > middle) return std::move(path.levels);
+            if (path.levels.empty()) return std::nullopt;
+            if (++path.levels.back().onPath < path.levels.back().count) break;
+            path.close();
         }
     }
 }

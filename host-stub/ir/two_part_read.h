@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -68,6 +69,36 @@ private:
         state_.notify_one();
     }
     std::atomic<uint64_t> state_{0};  ///< the end << 2, with the two flags below it
+};
+
+/// The containers a scan is in, from the root down. It publishes to a ReadableEnd where each item of the
+/// outermost array among them starts: the rule the first part's reading relies on, kept here once for
+/// every format's scan.
+class ScanPath {
+public:
+    explicit ScanPath(ReadableEnd& readable) : readable_(readable) {}
+    std::vector<Level> levels;
+
+    /// Enters a container; its first member or item comes next.
+    void open(const Level& level) {
+        if (outer_ == kNone && !level.isMap) outer_ = levels.size();
+        levels.push_back(level);
+    }
+    /// The innermost container's current member or item starts at `pos`.
+    void itemAt(size_t pos) {
+        levels.back().itemStart = pos;
+        if (levels.size() - 1 == outer_) readable_.publish(pos);
+    }
+    /// Leaves the innermost container.
+    void close() {
+        if (levels.size() - 1 == outer_) outer_ = kNone;
+        levels.pop_back();
+    }
+
+private:
+    static constexpr size_t kNone = SIZE_MAX;
+    ReadableEnd& readable_;
+    size_t outer_ = kNone;  ///< the index in `levels` of the outermost array
 };
 
 struct TwoPartFormat {
