@@ -159,6 +159,7 @@ std::string temporaryPathFor(const std::string& path, pid_t pid) {
 
 Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps) {
     Status result;
+    const char* lastStep = "flush";  // what follows the produced bytes: only a regular file is synced and named
     if (isStdoutPath(path)) {
         result = produceInto(hostStdout(), "<stdout>", produce);
     } else {
@@ -171,14 +172,16 @@ Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&
             if (!ec) target = resolved.string();
         }
         bool exists = ::stat(target.c_str(), &st) == 0;
-        if (exists && S_ISDIR(st.st_mode))
+        if (exists && S_ISDIR(st.st_mode)) {
             result = fsError(path, "the output is a directory", EISDIR);
-        else if (exists && !S_ISREG(st.st_mode))
+        } else if (exists && !S_ISREG(st.st_mode)) {
             result = writeStream(target, produce);
-        else
+        } else {
             result = writeRegular(target, exists ? st.st_mode & 07777 : newFileMode(), produce);
+            lastStep = "sync and name the file";
+        }
     }
-    lap(steps, isStdoutPath(path) ? "flush" : "sync and name the file");
+    lap(steps, lastStep);
     if (result && result->file.empty()) result->file = path;
     return result;
 }

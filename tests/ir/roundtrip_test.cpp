@@ -92,6 +92,16 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, RoundTrip, ::testing::ValuesIn(test::allFixtu
 namespace ptoplug::ir {
 namespace {
 
+// `json` read and written back as canonical JSON; "" (and a failure) if either step fails.
+std::string rewritten(const std::string& json, const std::string& name) {
+    auto doc = readDocument(json, Format::Auto, name);
+    EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().format());
+    if (!doc.ok()) return "";
+    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
+    EXPECT_TRUE(out.ok());
+    return out.ok() ? *out : "";
+}
+
 // docs/ir_format.md §11.5: a node met only under a field pypto never reads (a MakeTuple's type) goes in full
 // at its first occurrence in emit order; a node read later than a reference to it moves to the read
 // position (here: a Var first used in a WhileStmt condition, which pypto reads before iter_args).
@@ -100,11 +110,7 @@ TEST(Placement, UnreadFieldsAndReadOrder) {
         R"({"fields":{"elements":[],"span":{"begin_column":-1,"begin_line":-1,"end_column":-1,"end_line":-1,"filename":""},)"
         R"("type":{"type_kind":"TupleType","types":[{"dtype":52,"shape":[{"fields":{"type":{"dtype":21,"type_kind":"ScalarType"},"value":4},"id":1,"type":"ConstInt"}],"type_kind":"TensorType"}]}},"id":0,"type":"MakeTuple"})"
         "\n";
-    auto doc = readDocument(json, Format::Auto, "t.json");
-    ASSERT_TRUE(doc.ok()) << doc.error().format();
-    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
-    ASSERT_TRUE(out.ok());
-    EXPECT_EQ(*out, json);
+    EXPECT_EQ(rewritten(json, "t.json"), json);
 
     // While: emit order iter_args, condition; read order condition, iter_args.
     const std::string loop =
@@ -112,14 +118,12 @@ TEST(Placement, UnreadFieldsAndReadOrder) {
         R"("condition":{"ref":1},"iter_args":[{"fields":{"initValue":{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":0},"id":2,"type":"ConstInt"},)"
         R"("name_hint":"i","type":{"dtype":19,"type_kind":"ScalarType"}},"id":1,"type":"IterArg"}],"leading_comments":[],"return_vars":[]},"id":0,"type":"WhileStmt"})"
         "\n";
-    auto w = readDocument(loop, Format::Auto, "w.json");
-    ASSERT_TRUE(w.ok()) << w.error().format();
-    auto written = writeToString(**w, WriteOptions{Format::Json, false});
-    ASSERT_TRUE(written.ok());
+    const std::string written = rewritten(loop, "w.json");
+    ASSERT_FALSE(written.empty());
     EXPECT_EQ(test::firstReferenceBeforeDefinition(loop).empty(), false);  // pypto's own placement
-    EXPECT_EQ(test::firstReferenceBeforeDefinition(*written), "");
-    EXPECT_NE(written->find(R"("condition":{"fields")"), std::string::npos) << *written;
-    EXPECT_NE(written->find(R"("iter_args":[{"ref":1}])"), std::string::npos) << *written;
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(written), "");
+    EXPECT_NE(written.find(R"("condition":{"fields")"), std::string::npos) << written;
+    EXPECT_NE(written.find(R"("iter_args":[{"ref":1}])"), std::string::npos) << written;
 }
 
 // docs/ir_format.md §4.5: a tile view is written valid_shape, stride, start_offset (ids in that order) and
@@ -131,12 +135,9 @@ TEST(Placement, TileViewMembersFollowPyptoOrders) {
         R"("stride":[{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":1},"id":3,"type":"ConstInt"}],"valid_shape":[{"ref":1},{"fields":{"type":{"dtype":19,"type_kind":"ScalarType"},"value":8},"id":2,"type":"ConstInt"}]},)"
         R"("type_kind":"TileType"}},"id":0,"type":"Var"})"
         "\n";
-    auto doc = readDocument(json, Format::Auto, "tile.json");
-    ASSERT_TRUE(doc.ok()) << doc.error().format();
-    auto out = writeToString(**doc, WriteOptions{Format::Json, false});
-    ASSERT_TRUE(out.ok());
-    EXPECT_EQ(*out, json);
-    EXPECT_EQ(test::firstReferenceBeforeDefinition(*out), "");
+    const std::string out = rewritten(json, "tile.json");
+    EXPECT_EQ(out, json);
+    EXPECT_EQ(test::firstReferenceBeforeDefinition(out), "");
 }
 
 // Spans are packed into their value when they fit (docs/ir_format.md §3.1): every coordinate a span map
