@@ -6,6 +6,7 @@
 #include "ir/writer.h"
 #include "program_generator.h"
 #include "support/fixtures.h"
+#include "support/ir_builder.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -190,6 +191,36 @@ TEST(SharedTypeMaps, ANodeWhoseFieldsLookLikeATypeMapIsItsOwn) {
     std::string expected = json;
     expected.replace(expected.find(R"("dtype":19)"), 10, R"("dtype":20)");  // the node's, not the type map's
     EXPECT_EQ(*out, expected);
+}
+
+// JSON strings: '"', '\\' and control characters escaped (the short forms where JSON has them, \u00XX
+// otherwise), everything else as it is (DEL, UTF-8), wherever in the string they are (the writer looks at
+// eight bytes at a time); and each string reads back as it was.
+TEST(JsonStrings, EscapesAreWrittenWhereverTheyAreAndReadBack) {
+    const std::pair<std::string, std::string> cases[] = {
+        {"plain", "plain"},
+        {"a longer plain name", "a longer plain name"},
+        {"q\"uote", "q\\\"uote"},
+        {"eight ch\"", "eight ch\\\""},
+        {"back\\slash after eight", "back\\\\slash after eight"},
+        {"tab\tnew\nline\rret\bbs\fff", "tab\\tnew\\nline\\rret\\bbs\\fff"},
+        {std::string("nul\0one\x01us\x1f", 11), "nul\\u0000one\\u0001us\\u001f"},
+        {"del\x7f and caf\xc3\xa9 stay", "del\x7f and caf\xc3\xa9 stay"},
+        {"0123456789abcdef\"0123456789abcdef\\", "0123456789abcdef\\\"0123456789abcdef\\\\"},
+    };
+    for (const auto& [text, written] : cases) {
+        SCOPED_TRACE(written);
+        Document doc;
+        test::IrBuilder b(doc);
+        b.program({b.function("f", 1, {}, b.seq({b.ret()}))});
+        doc.set(doc.root().n->fields, K::name, doc.newString(text));
+        auto json = writeToString(doc, WriteOptions{Format::Json, false});
+        ASSERT_TRUE(json.ok()) << json.error().format();
+        EXPECT_NE(json->find("\"name\":\"" + written + "\","), std::string::npos) << *json;
+        auto back = readDocument(*json, Format::Json, "strings.json");
+        ASSERT_TRUE(back.ok()) << back.error().format();
+        EXPECT_EQ((*back)->root().n->field(K::name)->strView(), text);
+    }
 }
 
 // A program large enough that placement runs its two walks on two threads (ir/placement.cpp): what it
