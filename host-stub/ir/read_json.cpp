@@ -149,27 +149,32 @@ size_t skipBlanks(std::string_view bytes, size_t pos) {
 
 /// Moves `pos` (at a '"') past the string; false if it does not end. `escaped`: it holds a backslash.
 bool skipString(std::string_view bytes, size_t& pos, bool& escaped) {
-    // Most strings hold no backslash: the closing quote is the next one (memchr: the scan is serial,
-    // before either part starts).
+    // Eight bytes at a time to the next '"' or '\\' (strings are short: two calls to memchr for each
+    // were a quarter of the scan). The lowest byte the bit trick marks is a true match.
+    constexpr uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr uint64_t kHighs = 0x8080808080808080ULL;
+    auto zeroBytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
     const char* data = bytes.data();
-    const void* quote = std::memchr(data + pos + 1, '"', bytes.size() - pos - 1);
-    if (!quote) return false;
-    const size_t end = static_cast<size_t>(static_cast<const char*>(quote) - data);
-    if (!std::memchr(data + pos + 1, '\\', end - pos - 1)) {
-        pos = end + 1;
-        return true;
-    }
-    for (++pos; pos < bytes.size(); ++pos) {
-        if (bytes[pos] == '"') {
-            ++pos;
+    const size_t size = bytes.size();
+    size_t i = pos + 1;
+    for (;;) {
+        for (uint64_t word = 0; size - i >= 8; i += 8) {
+            std::memcpy(&word, data + i, 8);
+            if (const uint64_t hit = zeroBytes(word ^ (kOnes * '"')) | zeroBytes(word ^ (kOnes * '\\'))) {
+                i += static_cast<size_t>(__builtin_ctzll(hit)) / 8;
+                break;
+            }
+        }
+        while (i < size && data[i] != '"' && data[i] != '\\') ++i;
+        if (i >= size) return false;
+        if (data[i] == '"') {
+            pos = i + 1;
             return true;
         }
-        if (bytes[pos] == '\\') {
-            escaped = true;
-            ++pos;
-        }
+        escaped = true;
+        i += 2;  // the backslash and the character it escapes
+        if (i > size) return false;
     }
-    return false;
 }
 
 // By hand: no library reports where in the tree a byte offset is. A key with an escape on the way is
