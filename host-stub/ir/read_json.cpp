@@ -13,6 +13,7 @@
 #include "ir/reader.h"
 #include "ir/two_part_read.h"
 #include "ir/utf8.h"
+#include "ir/word_scan.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -150,18 +151,15 @@ size_t skipBlanks(std::string_view bytes, size_t pos) {
 /// Moves `pos` (at a '"') past the string; false if it does not end. `escaped`: it holds a backslash.
 bool skipString(std::string_view bytes, size_t& pos, bool& escaped) {
     // Eight bytes at a time to the next '"' or '\\' (strings are short: two calls to memchr for each
-    // were a quarter of the scan). The lowest byte the bit trick marks is a true match.
-    constexpr uint64_t kOnes = 0x0101010101010101ULL;
-    constexpr uint64_t kHighs = 0x8080808080808080ULL;
-    auto zeroBytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+    // were a quarter of the scan).
     const char* data = bytes.data();
     const size_t size = bytes.size();
     size_t i = pos + 1;
     for (;;) {
-        for (uint64_t word = 0; size - i >= 8; i += 8) {
-            std::memcpy(&word, data + i, 8);
-            if (const uint64_t hit = zeroBytes(word ^ (kOnes * '"')) | zeroBytes(word ^ (kOnes * '\\'))) {
-                i += static_cast<size_t>(__builtin_ctzll(hit)) / 8;
+        for (; size - i >= 8; i += 8) {
+            const uint64_t w = word::load(data + i);
+            if (const uint64_t marks = word::bytesEqual(w, '"') | word::bytesEqual(w, '\\')) {
+                i += word::firstMarked(marks);
                 break;
             }
         }

@@ -1,7 +1,8 @@
 #include "ir/utf8.h"
 
 #include <cstdint>
-#include <cstring>
+
+#include "ir/word_scan.h"
 
 namespace ptoplug::ir {
 
@@ -10,8 +11,7 @@ bool isValidUtf8(std::string_view s) {
     const unsigned char* end = p + s.size();
     while (p < end) {
         // Eight ASCII bytes at a time: nearly all of a program's text is ASCII.
-        uint64_t word = 0;
-        if (end - p >= 8 && (std::memcpy(&word, p, 8), (word & 0x8080808080808080ULL) == 0)) {
+        if (end - p >= 8 && (word::load(reinterpret_cast<const char*>(p)) & word::kHighs) == 0) {
             p += 8;
             continue;
         }

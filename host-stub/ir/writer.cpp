@@ -13,6 +13,7 @@
 #include "ir/placement.h"
 #include "ir/pointer.h"
 #include "ir/utf8.h"
+#include "ir/word_scan.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -114,8 +115,7 @@ private:
     }
 
     // A known key's encoding is made once per write and then copied: keys are a third of what is written.
-    // Inlined: a call per key was a quarter of writing MessagePack.
-    [[gnu::always_inline]] void knownKey(uint32_t index, uint32_t key) {
+    void knownKey(uint32_t index, uint32_t key) {
         const Encoded& k = knownKeys_[key];
         emit_.encodedKey(index, k.padded.data(), k.size);
     }
@@ -261,22 +261,17 @@ private:
         sink_.put('\n');
         for (int i = 0; i < depth_; ++i) sink_.write("  ", 2);
     }
-    // Whether any of the eight bytes of `w` must be escaped: a control character, '"' or '\\' (the
-    // bit tricks are exact as a yes/no). A byte at a time was a sixth of writing JSON.
+    // Whether any of eight bytes must be escaped: a control character, '"' or '\\'. Looking at a byte at
+    // a time was a sixth of writing JSON.
     static bool needsEscape(uint64_t w) {
-        constexpr uint64_t kOnes = 0x0101010101010101ULL;
-        constexpr uint64_t kHighs = 0x8080808080808080ULL;
-        auto hasZeroByte = [](uint64_t x) { return ((x - kOnes) & ~x & kHighs) != 0; };
-        const bool control = ((w - kOnes * 0x20) & ~w & kHighs) != 0;
-        return control || hasZeroByte(w ^ (kOnes * '"')) || hasZeroByte(w ^ (kOnes * '\\'));
+        return (word::bytesBelow(w, 0x20) | word::bytesEqual(w, '"') | word::bytesEqual(w, '\\')) != 0;
     }
 
     void quoted(std::string_view s) {
         sink_.put('"');
         size_t run = 0;
         for (size_t i = 0; i < s.size(); ++i) {
-            uint64_t word = 0;
-            while (s.size() - i >= 8 && (std::memcpy(&word, s.data() + i, 8), !needsEscape(word))) i += 8;
+            while (s.size() - i >= 8 && !needsEscape(word::load(s.data() + i))) i += 8;
             if (i == s.size()) break;
             auto c = static_cast<unsigned char>(s[i]);
             if (c >= 0x20 && c != '"' && c != '\\') continue;
