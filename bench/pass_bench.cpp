@@ -1,7 +1,8 @@
 // pto-bench-pass: the MaterializeDistTensorCtx plugin alone, IR already in memory, on
 // (a) the N-function dispatch program and (b) a host function making N calls that all pass the same
 // two windows (the name-synthesis stress case). Google Benchmark; each iteration transforms a fresh
-// copy of the program (generation is excluded from the timing).
+// copy of the program, read from its bytes as pto-host reads it (generating and reading are excluded
+// from the timing).
 //
 // Baseline in the same run: BM_HostWalk* visits every node of the same programs once through the
 // ABI's own walk (a callback per node, nothing else), the least any plugin reading the whole program
@@ -10,6 +11,8 @@
 #include <sys/resource.h>
 
 #include "abi_host/run_context.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
 #include "plugins/loader.h"
 #include "program_generator.h"
 
@@ -54,8 +57,18 @@ void run(benchmark::State& state, bool sameWindow, pto_status (*fn)(const pto_ho
     size_t arenaGrowth = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        auto doc = std::make_unique<ir::Document>();
-        tools::generateProgram(*doc, n, sameWindow);
+        // The program as pto-host has it: read from its bytes (the reader also leaves what the rewriter's
+        // checks use, Document::heights).
+        ir::Document generated;
+        tools::generateProgram(generated, n, sameWindow);
+        auto bytes = ir::writeToString(generated, ir::WriteOptions{ir::Format::MsgPack, false});
+        auto read = bytes.ok() ? ir::readDocument(*bytes, ir::Format::MsgPack, "generated.msgpack")
+                               : Expected<std::unique_ptr<ir::Document>>(bytes.error());
+        if (!read.ok()) {
+            state.SkipWithError(read.error().format().c_str());
+            break;
+        }
+        std::unique_ptr<ir::Document> doc = std::move(*read);
         size_t arenaBefore = doc->arena().bytesReserved();
         long faultsBefore = minorFaults();
         state.ResumeTiming();

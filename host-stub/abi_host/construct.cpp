@@ -82,6 +82,7 @@ pto_status setFields(pto_run_context* ctx, Node* n, const std::vector<uint32_t>&
         }
         return shapeFailure(ctx, s);
     }
+    for (uint32_t key : keys) noteEdges(ctx, n, *n->field(key));
     return PTO_OK;
 }
 

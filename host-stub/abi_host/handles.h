@@ -295,6 +295,13 @@ inline Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* statu
 pto_status checkPlacement(pto_run_context* ctx, Node* parent, uint32_t key, Node* child);
 /// True if `target` is `from` or lies below it.
 bool reaches(pto_run_context* ctx, Node* from, const Node* target);
+/// Keeps the document's heights true after `added` was put into `parent` (Document::heights): the nodes in
+/// `added` must be lower than `parent`, or the heights are dropped for the document's life.
+void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added);
+/// The same after `with` took the place of `old` in some nodes (which all held `old`, so were taller than it).
+void noteReplaced(pto_run_context* ctx, const Node* old, Node* with);
+/// Makes the queued statement edits (insert_before and the like), keeping the heights true.
+void applyEdits(pto_run_context* ctx);
 /// The span of `source`, or the unknown span for the null handle.
 Value spanOf(pto_run_context* ctx, pto_node source);
 /// The Program's functions list, or nullptr.

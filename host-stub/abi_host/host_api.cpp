@@ -38,10 +38,60 @@ bool search(pto_run_context* ctx, Node* from, const Node* target, Visit&& visit)
     return found;
 }
 
+// The height of `n` (Document::heights), worked out from its children for a node made during a run (and
+// then kept); 0 if not known: no heights, or too deep a new structure to work out here.
+uint32_t heightOf(pto_run_context* ctx, Node* n, int depth = 0) {
+    constexpr int kDeepest = 32;
+    std::vector<uint16_t>& heights = ctx->doc.heights();
+    if (heights.empty()) return 0;
+    if (n->index < heights.size() && heights[n->index]) return heights[n->index];
+    if (depth == kDeepest) return 0;
+    uint32_t tallest = 0;
+    bool known = true;
+    for (ir::Member m : n->fields)
+        ir::forEachNodeSlot(m.value, [&](Value& edge) {
+            const uint32_t h = known ? heightOf(ctx, edge.n, depth + 1) : 0;
+            known = h != 0;
+            tallest = std::max(tallest, h);
+        });
+    if (!known || tallest >= UINT16_MAX) return 0;
+    if (n->index >= heights.size()) heights.resize(ctx->doc.nodes().size(), 0);
+    heights[n->index] = static_cast<uint16_t>(tallest + 1);
+    return tallest + 1;
+}
+
 }  // namespace
+
+void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added) {
+    std::vector<uint16_t>& heights = ctx->doc.heights();
+    // A node without a height has no parent with one: its height, worked out later, counts this edge.
+    if (heights.empty() || parent->index >= heights.size() || !heights[parent->index]) return;
+    const uint32_t above = heights[parent->index];
+    bool kept = true;
+    ir::forEachNodeSlot(const_cast<Value&>(added), [&](Value& edge) {
+        const uint32_t h = kept ? heightOf(ctx, edge.n) : 0;
+        kept = h != 0 && h < above;
+    });
+    if (!kept) ctx->doc.forgetHeights();
+}
+
+void noteReplaced(pto_run_context* ctx, const Node* old, Node* with) {
+    std::vector<uint16_t>& heights = ctx->doc.heights();
+    if (heights.empty() || old->index >= heights.size() || !heights[old->index]) return;
+    const uint32_t h = heightOf(ctx, with);
+    if (!h || h > heights[old->index]) ctx->doc.forgetHeights();
+}
+
+void applyEdits(pto_run_context* ctx) {
+    ctx->edits.apply(ctx->doc, [&](const Node* parent, const Value& field) { noteEdges(ctx, parent, field); });
+}
 
 bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     if (from == target) return true;
+    // A node only contains lower nodes: most checks (a new statement, argument or param put into a taller
+    // node) end here, without a walk.
+    const uint32_t fromHeight = heightOf(ctx, from);
+    if (fromHeight && fromHeight <= heightOf(ctx, const_cast<Node*>(target))) return false;
     // Most checks walk a few nodes (a new Var, a new call): a short visited list serves them without a
     // stamp per node of the whole document (memory is time here). Larger walks use the stamps, which
     // are reused across calls (no clearing per check).
@@ -558,8 +608,11 @@ pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node
     PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
     PTO_REQUIRE(f->type == K::Function, PTO_ERR_WRONG_KIND);
     if (pto_status s = checkPlacement(ctx, f, K::params, p); s != PTO_OK) return s;
-    return guarded(
-        [&] { return statusOf(ctx, ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir))); });
+    return guarded([&] {
+        pto_status s = statusOf(ctx, ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir)));
+        if (s == PTO_OK) noteEdges(ctx, f, Value::node(p));
+        return s;
+    });
 }
 
 pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
@@ -568,7 +621,11 @@ pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
     PTO_REQUIRE(c && a, PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(isCallLike(c), PTO_ERR_WRONG_KIND);
     if (pto_status s = checkPlacement(ctx, c, K::args, a); s != PTO_OK) return s;
-    return guarded([&] { return statusOf(ctx, ir::appendArg(ctx->doc, c, a)); });
+    return guarded([&] {
+        pto_status s = statusOf(ctx, ir::appendArg(ctx->doc, c, a));
+        if (s == PTO_OK) noteEdges(ctx, c, Value::node(a));
+        return s;
+    });
 }
 
 pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pto_arg_direction* codes, size_t count,
@@ -596,13 +653,14 @@ pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, s
     PTO_REQUIRE(slot, status);
     if (pto_status s = checkPlacement(ctx, p, keyOf(field), r); s != PTO_OK) return s;
     *slot = Value::node(r);
+    noteEdges(ctx, p, *slot);
     return PTO_OK;
 }
 
 pto_status flushInserts(pto_run_context* ctx) {
     PTO_REQUIRE(ctx, PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        ctx->edits.apply(ctx->doc);
+        applyEdits(ctx);
         return PTO_OK;
     });
 }

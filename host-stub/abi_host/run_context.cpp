@@ -3,6 +3,8 @@
 
 #include "abi_host/run_context.h"
 
+#include "abi_host/handles.h"
+
 pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
     static std::atomic<uint64_t> next{1};
     token = next.fetch_add(1);
@@ -43,7 +45,7 @@ RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*
     ctx.settings = settings;
     RunOutcome outcome;
     outcome.status = fn(&hostApi(), &ctx);
-    ctx.edits.apply(doc);
+    table::applyEdits(&ctx);
     outcome.diagnostics = std::move(ctx.diagnostics);
     if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;
     return outcome;

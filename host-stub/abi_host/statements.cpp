@@ -139,6 +139,7 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     }
     if (!refusal.empty()) return fail(ctx, PTO_ERR_WRONG_KIND, refusal);
     for (Value* slot : slots) *slot = Value::node(with);
+    if (!slots.empty()) noteReplaced(ctx, v, with);
     if (count) *count = slots.size();
     return PTO_OK;
 }

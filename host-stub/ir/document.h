@@ -338,6 +338,14 @@ public:
     /// The type of node `index` (as Node::type), kept dense beside nodes(): classifying a node by its
     /// index reads 4 bytes here instead of the node itself.
     uint32_t nodeType(uint32_t index) const { return nodeTypes_[index]; }
+    /// A height per node index: 1 for a node without nodes inside, else one more than the tallest node
+    /// inside; 0 where not known. A node can only contain nodes lower than itself, which answers most
+    /// cycle checks at once (abi_host/host_api.cpp). Set by the reader's graph check; empty for documents
+    /// built in memory. Whoever adds an edge to a node with a height keeps the rule or calls
+    /// forgetHeights().
+    std::vector<uint16_t>& heights() { return heights_; }
+    void forgetHeights() { heights_ = {}; }
+
     /// The format the document was read from (Auto for documents built in memory).
     Format inputFormat() const { return inputFormat_; }
     void setInputFormat(Format f) { inputFormat_ = f; }
@@ -375,6 +383,7 @@ private:
     Value root_;
     std::vector<Node*> nodes_;
     std::vector<uint32_t> nodeTypes_;
+    std::vector<uint16_t> heights_;
     std::vector<std::string_view> spanFiles_;  ///< file names of packed spans, by index
     StringMap<uint16_t> spanFileIds_;
     Format inputFormat_ = Format::Auto;

@@ -187,7 +187,7 @@ Status PendingStmtEdits::remove(const Slot& slot) {
     return std::nullopt;
 }
 
-void PendingStmtEdits::apply(Document& doc) {
+void PendingStmtEdits::apply(Document& doc, const std::function<void(const Node*, const Value&)>& edited) {
     for (auto& entry : bySequence_) {  // not a structured binding: clang 14 cannot capture one in a lambda
         const std::pair<Node*, uint32_t>& where = entry.first;
         std::vector<Edit>& edits = entry.second;
@@ -220,6 +220,7 @@ void PendingStmtEdits::apply(Document& doc) {
             Value* span = field->n->field(K::span);
             *field = Value::node(makeSeq(doc, rebuilt, span ? *span : makeUnknownSpan(doc)));
         }
+        if (edited) edited(where.first, *field);
     }
     bySequence_.clear();
     stmts_.clear();

@@ -86,8 +86,8 @@ public:
     Status insert(Document& doc, const Slot& slot, std::span<Node* const> stmts, Side side);
     /// Queues the removal of the statement at `slot`; a lone statement leaves an empty SeqStmts.
     Status remove(const Slot& slot);
-    /// Applies every queued edit.
-    void apply(Document& doc);
+    /// Applies every queued edit; `edited(parent, field)` is told of each field rebuilt.
+    void apply(Document& doc, const std::function<void(const Node*, const Value&)>& edited = {});
     bool empty() const { return bySequence_.empty(); }
 
 private:

@@ -589,6 +589,9 @@ private:
             }
             if (failed_) return;
         }
+        // Kept for the rewriter's cycle checks (Document::heights); all fit, being at most kMaxNodeDepth.
+        static_assert(kMaxNodeDepth <= UINT16_MAX);
+        doc_.heights().assign(height.begin(), height.end());
     }
 
     Document& doc_;

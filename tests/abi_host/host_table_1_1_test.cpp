@@ -397,6 +397,41 @@ TEST_F(HostTable11, ACycleThroughALongChainIsRefused) {
     });
 }
 
+// The cycle check answers "no" at once when the new child is no taller than the node it goes into
+// (Document::heights). An edit that puts a taller node under a shorter one must drop the heights: here L
+// (height 1) gets X (height 12) inside, and then X would get T3 (which holds L) inside: a cycle, which
+// stale heights (T3 at 4, X at 12) would have let through.
+TEST_F(HostTable11, ACycleIsRefusedAfterAnEditMadeANodeTallerThanItsHeight) {
+    ASSERT_FALSE(doc->heights().empty()) << "a document read from its bytes has heights";
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        auto tuple = [&](const pto_node* inside, size_t count) {
+            std::vector<pto_value> items(count);
+            for (size_t i = 0; i < count; ++i) EXPECT_EQ(h->value_make_node(ctx, inside[i], &items[i]), PTO_OK);
+            pto_value list{};
+            EXPECT_EQ(h->value_make_array(ctx, items.data(), count, &list), PTO_OK);
+            pto_field_value fields[] = {{S("elements"), list}};
+            pto_node made{};
+            EXPECT_EQ(h->create_node(ctx, S("MakeTuple"), fields, 1, &made), PTO_OK);
+            return made;
+        };
+        auto setElements = [&](pto_node n, pto_node inside) {
+            pto_value item{}, list{};
+            EXPECT_EQ(h->value_make_node(ctx, inside, &item), PTO_OK);
+            EXPECT_EQ(h->value_make_array(ctx, &item, 1, &list), PTO_OK);
+            return h->node_set_field(ctx, n, PTO_FIELD_ELEMENTS, list);
+        };
+        pto_node x = tuple(nullptr, 0);
+        for (int i = 0; i < 11; ++i) x = tuple(&x, 1);  // X: height 12
+        const pto_node l = tuple(nullptr, 0);           // L: height 1
+        pto_node t3 = l;
+        for (int i = 0; i < 3; ++i) t3 = tuple(&t3, 1);  // T3 > T2 > T1 > L
+        EXPECT_EQ(setElements(l, x), PTO_OK);            // L now holds X
+        EXPECT_ERR(setElements(x, t3), PTO_ERR_INVALID_ARGUMENT, "a cycle");
+        return PTO_OK;
+    });
+}
+
 TEST_F(HostTable11, SetFieldIsCheckedAndLeavesTheNodeUnchangedOnError) {
     run([](const pto_host_api* h, pto_run_context* ctx) {
         T t{h, ctx};
