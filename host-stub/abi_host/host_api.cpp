@@ -38,13 +38,19 @@ bool search(pto_run_context* ctx, Node* from, const Node* target, Visit&& visit)
     return found;
 }
 
-// The height of `n` (Document::heights), worked out from its children for a node made during a run (and
-// then kept); 0 if not known: no heights, or too deep a new structure to work out here.
+// The height kept for `n` (Document::heights), or 0.
+uint32_t keptHeight(pto_run_context* ctx, const Node* n) {
+    const std::vector<uint16_t>& heights = ctx->doc.heights();
+    return n->index < heights.size() ? heights[n->index] : 0;
+}
+
+// The height of `n`, worked out from its children for a node made during a run (and then kept); 0 if not
+// known: no heights, or too deep a new structure to work out here.
 uint32_t heightOf(pto_run_context* ctx, Node* n, int depth = 0) {
     constexpr int kDeepest = 32;
     std::vector<uint16_t>& heights = ctx->doc.heights();
     if (heights.empty()) return 0;
-    if (n->index < heights.size() && heights[n->index]) return heights[n->index];
+    if (const uint32_t kept = keptHeight(ctx, n)) return kept;
     if (depth == kDeepest) return 0;
     uint32_t tallest = 0;
     bool known = true;
@@ -63,10 +69,9 @@ uint32_t heightOf(pto_run_context* ctx, Node* n, int depth = 0) {
 }  // namespace
 
 void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added) {
-    std::vector<uint16_t>& heights = ctx->doc.heights();
     // A node without a height has no parent with one: its height, worked out later, counts this edge.
-    if (heights.empty() || parent->index >= heights.size() || !heights[parent->index]) return;
-    const uint32_t above = heights[parent->index];
+    const uint32_t above = keptHeight(ctx, parent);
+    if (!above) return;
     bool kept = true;
     ir::forEachNodeSlot(const_cast<Value&>(added), [&](Value& edge) {
         const uint32_t h = kept ? heightOf(ctx, edge.n) : 0;
@@ -76,10 +81,10 @@ void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added) {
 }
 
 void noteReplaced(pto_run_context* ctx, const Node* old, Node* with) {
-    std::vector<uint16_t>& heights = ctx->doc.heights();
-    if (heights.empty() || old->index >= heights.size() || !heights[old->index]) return;
+    const uint32_t below = keptHeight(ctx, old);
+    if (!below) return;
     const uint32_t h = heightOf(ctx, with);
-    if (!h || h > heights[old->index]) ctx->doc.forgetHeights();
+    if (!h || h > below) ctx->doc.forgetHeights();
 }
 
 void applyEdits(pto_run_context* ctx) {
