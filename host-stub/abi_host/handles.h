@@ -299,7 +299,7 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target);
 /// `added` must be lower than `parent`, or the heights are dropped for the document's life.
 void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added);
 /// The same after `with` took the place of `old` in some nodes (which all held `old`, so were taller than it).
-void noteReplaced(pto_run_context* ctx, const Node* old, Node* with);
+void noteReplaced(pto_run_context* ctx, const Node* old, const Node* with);
 /// Makes the queued statement edits (insert_before and the like), keeping the heights true.
 void applyEdits(pto_run_context* ctx);
 /// The span of `source`, or the unknown span for the null handle.

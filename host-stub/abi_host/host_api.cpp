@@ -46,7 +46,7 @@ uint32_t keptHeight(pto_run_context* ctx, const Node* n) {
 
 // The height of `n`, worked out from its children for a node made during a run (and then kept); 0 if not
 // known: no heights, or too deep a new structure to work out here.
-uint32_t heightOf(pto_run_context* ctx, Node* n, int depth = 0) {
+uint32_t heightOf(pto_run_context* ctx, const Node* n, int depth = 0) {
     constexpr int kDeepest = 32;
     std::vector<uint16_t>& heights = ctx->doc.heights();
     if (heights.empty()) return 0;
@@ -55,7 +55,7 @@ uint32_t heightOf(pto_run_context* ctx, Node* n, int depth = 0) {
     uint32_t tallest = 0;
     bool known = true;
     for (ir::Member m : n->fields)
-        ir::forEachNodeSlot(m.value, [&](Value& edge) {
+        ir::forEachNodeSlot(m.value, [&](const Value& edge) {
             const uint32_t h = known ? heightOf(ctx, edge.n, depth + 1) : 0;
             known = h != 0;
             tallest = std::max(tallest, h);
@@ -73,14 +73,14 @@ void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added) {
     const uint32_t above = keptHeight(ctx, parent);
     if (!above) return;
     bool kept = true;
-    ir::forEachNodeSlot(const_cast<Value&>(added), [&](Value& edge) {
+    ir::forEachNodeSlot(added, [&](const Value& edge) {
         const uint32_t h = kept ? heightOf(ctx, edge.n) : 0;
         kept = h != 0 && h < above;
     });
     if (!kept) ctx->doc.forgetHeights();
 }
 
-void noteReplaced(pto_run_context* ctx, const Node* old, Node* with) {
+void noteReplaced(pto_run_context* ctx, const Node* old, const Node* with) {
     const uint32_t below = keptHeight(ctx, old);
     if (!below) return;
     const uint32_t h = heightOf(ctx, with);
@@ -96,7 +96,7 @@ bool reaches(pto_run_context* ctx, Node* from, const Node* target) {
     // A node only contains lower nodes: most checks (a new statement, argument or param put into a taller
     // node) end here, without a walk.
     const uint32_t fromHeight = heightOf(ctx, from);
-    if (fromHeight && fromHeight <= heightOf(ctx, const_cast<Node*>(target))) return false;
+    if (fromHeight && fromHeight <= heightOf(ctx, target)) return false;
     // Most checks walk a few nodes (a new Var, a new call): a short visited list serves them without a
     // stamp per node of the whole document (memory is time here). Larger walks use the stamps, which
     // are reused across calls (no clearing per check).

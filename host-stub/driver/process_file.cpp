@@ -216,7 +216,6 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     report.messages.insert(0, read.messages);
     if (report.exitCode != kExitOk || !options.runPasses) return report;
     if (progress) progress->enter(Phase::Write);
-    (*doc)->forgetHeights();  // only edits use them; writing sets the peak, and peak memory is time here
     FileReport written = writeProgram(**doc, output, options, timer.steps());
     timer.lap(written, "write " + output);
     timer.total(written);
