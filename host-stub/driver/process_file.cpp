@@ -52,11 +52,11 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
 }
 
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
-                        StepTimes* steps) {
+                        StepTimes* steps, const ir::Layout* layout) {
     FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
     if (auto err = io::writeOutput(
-            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps); }, steps)) {
+            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps, layout); }, steps)) {
         if (err->file.empty()) err->file = output;
         report.exitCode = kExitOutput;
         report.messages = formatError(*err, options.diagnostics);
@@ -88,7 +88,7 @@ void PhaseTimer::total(FileReport& report) {
 }
 
 FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
-                       WorkerProgress* progress, PhaseTimer* timer) {
+                       WorkerProgress* progress, PhaseTimer* timer, std::optional<ir::Layout>* layout) {
     auto enter = [&](Phase phase, int stage = -1, int property = -1) {
         if (progress) progress->enter(phase, stage, property);
     };
@@ -144,6 +144,9 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         return report;
     }
 
+    size_t lastPass = 0;
+    for (size_t i = 0; i < pipeline.stages.size(); ++i)
+        if (pipeline.stages[i].pass) lastPass = i;
     for (size_t i = 0; i < pipeline.stages.size(); ++i) {
         const Stage& stage = pipeline.stages[i];
         if (!stage.pass) continue;
@@ -181,7 +184,8 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         }
         // A pass may only produce what the readers accept: anything else must not reach a file.
         enter(Phase::Check, index);
-        auto broken = ir::checkStructure(doc);
+        // After the last pass the program is final: its layout for writing doubles as the graph check.
+        auto broken = ir::checkStructure(doc, i == lastPass ? layout : nullptr);
         timed("structural check after " + stage.name);
         if (broken && options.printAfterFailure)
             report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
@@ -212,11 +216,12 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     const std::string name = input == "-" ? "<stdin>" : input;
     FileReport read;
     timer.lap(read, "read and validate " + name);
-    FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer);
+    std::optional<ir::Layout> layout;
+    FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer, &layout);
     report.messages.insert(0, read.messages);
     if (report.exitCode != kExitOk || !options.runPasses) return report;
     if (progress) progress->enter(Phase::Write);
-    FileReport written = writeProgram(**doc, output, options, timer.steps());
+    FileReport written = writeProgram(**doc, output, options, timer.steps(), layout ? &*layout : nullptr);
     timer.lap(written, "write " + output);
     timer.total(written);
     report.exitCode = written.exitCode;

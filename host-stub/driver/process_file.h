@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "driver/diagnostics.h"
 #include "driver/progress.h"
 #include "ir/document.h"
+#include "ir/placement.h"
 #include "pipeline/pipeline.h"
 
 namespace ptoplug::host {
@@ -70,9 +72,12 @@ private:
 
 /// Runs the plugin stages of `pipeline` (and their verifiers, and the host's structural check after
 /// each) over `doc` in place; `name` names it in diagnostics. With options.runPasses false, only the
-/// verifiers of options.verifyProperties run. Runs plugin code in this process.
+/// verifiers of options.verifyProperties run. Runs plugin code in this process. `layout`, if given, gets
+/// the layout for writing the program as the last pass left it, when the check after that pass made it
+/// on the way (ir::checkStructure); it stays empty otherwise.
 FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
-                       WorkerProgress* progress = nullptr, PhaseTimer* timer = nullptr);
+                       WorkerProgress* progress = nullptr, PhaseTimer* timer = nullptr,
+                       std::optional<ir::Layout>* layout = nullptr);
 
 /// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written
 /// when the file fails. After every pass the host checks the program's structure, so that a plugin
@@ -85,7 +90,8 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
 std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options);
 
 /// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
+/// `layout`: `doc`'s own, if made already (see ir::writeDocument).
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
-                        StepTimes* steps = nullptr);
+                        StepTimes* steps = nullptr, const ir::Layout* layout = nullptr);
 
 }  // namespace ptoplug::host

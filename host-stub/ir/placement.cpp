@@ -3,101 +3,195 @@
 #include <system_error>
 #include <thread>
 
+#include "ir/builder.h"
+
 namespace ptoplug::ir {
 namespace {
 
-enum class Pass { AssignIds, PlaceByReadOrder, PlaceRemaining };
+// What a walk does at each node it meets.
+enum class Mode : uint8_t {
+    Ids,        ///< emit order: numbers each node at its first occurrence
+    Place,      ///< read order: places each node at its first occurrence
+    Both,       ///< emit order where it equals read order: numbers and places at once
+    Remaining,  ///< emit order: places the nodes that occur only under fields pypto never reads
+};
 
-// One walk in one order. Each walk writes only its own table (ids, or fullAt), so the first two can run
-// side by side.
+// Numbering (emit order) and placement (read order) in one walk. The two are independent (each writes its
+// own table), so they may interleave as long as each keeps its own order: the walk takes a field in both
+// at once wherever the orders agree, which is almost everywhere, and where a type's orders differ it
+// follows the schema's merged order (a field taken by one order alone is walked for that order alone).
+// At a node met in both at once, whichever of the two has not seen it descends.
 class Placer {
 public:
-    Placer(Pass pass, Layout& layout) : layout_(layout), pass_(pass) {}
+    Placer(Layout& layout, const Document& doc, bool checkGraph) : layout_(layout) {
+        if (checkGraph) onStack_.assign(doc.nodes().size(), 0);
+    }
 
-    void run(const Value& root) { visit(root, 0); }
-    uint32_t assigned() const { return nextId_; }
-    uint32_t placed() const { return placed_; }
+    /// Numbers and places every node reachable from `root` in one walk; false if the graph check failed.
+    bool run(const Value& root) {
+        visit<Mode::Both>(root, 0, 0);
+        placeRemaining(root, nextId_);
+        return !failed_;
+    }
+    /// One half of the work of run() each: two Placers may do them at once, on a checked document.
+    void number(const Value& root) { visit<Mode::Ids>(root, 0, 0); }
+    void place(const Value& root) { visit<Mode::Place>(root, 0, 0); }
+    /// After placing: places the nodes that occur only under fields pypto never reads (rare: the walk is
+    /// skipped when all `numbered` nodes are placed).
+    void placeRemaining(const Value& root, uint32_t numbered) {
+        if (!failed_ && placed_ != numbered) visit<Mode::Remaining>(root, 0, 0);
+    }
+    uint32_t numbered() const { return nextId_; }
 
 private:
+    static constexpr bool kEmitOrder = false;
+    static constexpr bool kReadOrder = true;
+
     static bool holdsContainers(const Map& map) {
         for (uint32_t i = 0; i < map.size; ++i)
             if (detail::holdsContainer(map.values[i])) return true;
         return false;
     }
 
-    bool readOrder() const { return pass_ == Pass::PlaceByReadOrder; }
-
-    void visit(const Value& v, uint32_t parentKey) {
+    template <Mode M>
+    void visit(const Value& v, uint32_t parentKey, uint32_t depth) {
         switch (v.kind) {
             case Kind::Array:
-                for (const Value& item : *v.a) visit(item, parentKey);
+                for (const Value& item : *v.a) visit<M>(item, parentKey, depth);
                 return;
-            case Kind::Map:
-                // Most maps (types, ops, attrs) hold no node: their member order does not matter then.
-                if (holdsContainers(*v.m))
-                    detail::forEachMemberRanked<true>(*v.m, parentKey, readOrder(),
-                                                      [&](const Member& m) { visit(m.value, m.key); });
-                return;
+            case Kind::Map: visitMap<M>(*v.m, parentKey, depth); return;
             case Kind::Node:
-            case Kind::Ref: visitNode(v); return;
+            case Kind::Ref: visitNode<M>(v, depth); return;
             default: return;
         }
     }
 
-    void visitNode(const Value& occurrence) {
-        const Node& n = *occurrence.n;
-        bool descend = false;
-        switch (pass_) {
-            case Pass::AssignIds:
-                if (layout_.ids[n.index] == UINT32_MAX) {
-                    layout_.ids[n.index] = nextId_++;
-                    descend = true;
-                }
-                break;
-            case Pass::PlaceByReadOrder:
-            case Pass::PlaceRemaining:
-                if (!layout_.fullAt[n.index]) {
-                    layout_.fullAt[n.index] = &occurrence;
-                    ++placed_;
-                }
-                descend = layout_.fullAt[n.index] == &occurrence;
-                break;
+    template <Mode M>
+    void visitMap(const Map& map, uint32_t parentKey, uint32_t depth) {
+        // Most maps (types, ops, attrs) hold no node: their member order does not matter then.
+        if (failed_ || !holdsContainers(map)) return;
+        const bool tileView = parentKey == K::tile_view && !map.find(K::type_kind);
+        if (M == Mode::Both && tileView) {  // its members' orders differ: numbered, then placed
+            detail::forEachMemberRanked<true>(map, parentKey, kEmitOrder,
+                                              [&](const Member& m) { visit<Mode::Ids>(m.value, m.key, depth); });
+            detail::forEachMemberRanked<true>(map, parentKey, kReadOrder,
+                                              [&](const Member& m) { visit<Mode::Place>(m.value, m.key, depth); });
+            return;
         }
-        // Only members holding containers can hold nodes: the walk visits those alone.
-        if (descend) detail::forEachFieldRanked<true>(n, readOrder(), [&](const Member& m) { visit(m.value, m.key); });
+        detail::forEachMemberRanked<true>(map, parentKey, M == Mode::Place,
+                                          [&](const Member& m) { visit<M>(m.value, m.key, depth); });
     }
 
+    template <Mode M>
+    void visitNode(const Value& occurrence, uint32_t depth) {
+        if (failed_) return;
+        const Node& n = *occurrence.n;
+        uint32_t& id = layout_.ids[n.index];
+        const Value*& fullAt = layout_.fullAt[n.index];
+        if (++depth > kMaxNodeDepth) return fail();
+        switch (M) {
+            case Mode::Ids:
+                if (id != UINT32_MAX) return checkNotOnStack(n);
+                id = nextId_++;
+                return descend<Mode::Ids>(n, depth);
+            case Mode::Place:
+                if (fullAt) return;
+                placeAt(fullAt, occurrence);
+                return descend<Mode::Place>(n, depth);
+            case Mode::Both: {
+                const bool numbers = id == UINT32_MAX, places = !fullAt;
+                if (!numbers) checkNotOnStack(n);
+                if (numbers) id = nextId_++;
+                if (places) placeAt(fullAt, occurrence);
+                if (numbers && places) return descend<Mode::Both>(n, depth);
+                if (numbers) return descend<Mode::Ids>(n, depth);
+                if (places) return descend<Mode::Place>(n, depth);
+                return;
+            }
+            case Mode::Remaining:
+                if (!fullAt) placeAt(fullAt, occurrence);
+                if (fullAt == &occurrence) descend<Mode::Remaining>(n, depth);
+                return;
+        }
+    }
+
+    void placeAt(const Value*& fullAt, const Value& occurrence) {
+        fullAt = &occurrence;
+        ++placed_;
+    }
+
+    // Only members holding containers can hold nodes: the walk visits those alone.
+    template <Mode M>
+    void descend(const Node& n, uint32_t depth) {
+        const bool tracked = !onStack_.empty() && (M == Mode::Ids || M == Mode::Both);
+        if (tracked) onStack_[n.index] = 1;
+        const NodeSchema* schema = M == Mode::Both ? schemaFor(n.type) : nullptr;
+        if (schema && !schema->mergedOrder.empty()) {
+            using In = NodeSchema::OrderStep::In;
+            for (const NodeSchema::OrderStep& step : schema->mergedOrder) {
+                const Value* v = n.fields.find(step.key);
+                if (!v || !detail::holdsContainer(*v)) continue;
+                if (step.in == In::Both)
+                    visit<Mode::Both>(*v, step.key, depth);
+                else if (step.in == In::EmitOnly)
+                    visit<Mode::Ids>(*v, step.key, depth);
+                else
+                    visit<Mode::Place>(*v, step.key, depth);
+            }
+            detail::forEachFieldRanked<true>(n, kEmitOrder, [&](const Member& m) {
+                if (m.key >= schema->emitRank.size() || schema->emitRank[m.key] == kRankUnlisted)
+                    visit<Mode::Both>(m.value, m.key, depth);
+            });
+        } else {
+            detail::forEachFieldRanked<true>(n, M == Mode::Place,
+                                             [&](const Member& m) { visit<M>(m.value, m.key, depth); });
+        }
+        if (tracked) onStack_[n.index] = 0;
+    }
+
+    // A node met again while its own fields are being walked: a cycle.
+    void checkNotOnStack(const Node& n) {
+        if (!onStack_.empty() && onStack_[n.index]) fail();
+    }
+
+    void fail() { failed_ = true; }
+
     Layout& layout_;
-    const Pass pass_;
+    std::vector<uint8_t> onStack_;  ///< per node, with checkGraph: its fields are being numbered
     uint32_t nextId_ = 0;
     uint32_t placed_ = 0;
+    bool failed_ = false;
 };
 
 }  // namespace
 
-Layout computeLayout(const Document& doc) {
+std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
     Layout layout;
     layout.ids.assign(doc.nodes().size(), UINT32_MAX);
     layout.fullAt.assign(doc.nodes().size(), nullptr);
-    Placer ids(Pass::AssignIds, layout);
-    Placer placement(Pass::PlaceByReadOrder, layout);
-    // Both walks are bound by memory latency and the machine has a second core: on a large document they
-    // run at once (the document is not changed meanwhile). Without a thread (a small document, or none
-    // to be had under an address-space limit) they run one after the other.
-    std::thread other;
+    if (checkGraph) {
+        if (!Placer(layout, doc, true).run(doc.root())) return std::nullopt;
+        return layout;
+    }
+    // The combined walk takes half again the time of one order's walk (both are bound by memory latency),
+    // and two walks at once take as long as one: a large checked document is walked in each order at once,
+    // on two threads. Without a thread (none to be had under an address-space limit) it is walked once.
     if (doc.nodes().size() >= kParallelWalkNodes) {
+        Placer ids(layout, doc, false);
+        Placer placement(layout, doc, false);
+        std::thread other;
         try {
-            other = std::thread([&] { ids.run(doc.root()); });
-        } catch (const std::system_error&) {  // no thread to be had: the walks run in turn below
+            other = std::thread([&] { ids.number(doc.root()); });
+        } catch (const std::system_error&) {  // no thread to be had
+        }
+        if (other.joinable()) {
+            placement.place(doc.root());
+            other.join();
+            placement.placeRemaining(doc.root(), ids.numbered());
+            return layout;
         }
     }
-    placement.run(doc.root());
-    if (other.joinable())
-        other.join();
-    else
-        ids.run(doc.root());
-    // Nodes reachable only through fields pypto never reads are rare; skip the pass without them.
-    if (placement.placed() != ids.assigned()) Placer(Pass::PlaceRemaining, layout).run(doc.root());
+    Placer(layout, doc, false).run(doc.root());
     return layout;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ir/document.h"
@@ -17,7 +18,10 @@ struct Layout {
     std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
 };
 
-Layout computeLayout(const Document& doc);
+/// The layout of `doc` (one walk). With `checkGraph`, for a document a pass changed, the walk also
+/// rejects what the reader would have: nullopt if a node contains itself or nodes nest deeper than
+/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked.
+std::optional<Layout> computeLayout(const Document& doc, bool checkGraph = false);
 
 /// Calls `f(const Member&)` for each field of `node` in pypto's emit order (or read order, skipping the
 /// fields pypto never reads). Fields the schema does not list follow in key order.

@@ -20,6 +20,30 @@ FieldSpec optNullable(uint32_t key, FK kind, ES e = ES::None) { return {key, kin
 FieldSpec req(uint32_t key, FK kind, NC c) { return {key, kind, true, false, ES::None, c}; }
 FieldSpec optNullable(uint32_t key, FK kind, NC c) { return {key, kind, false, true, ES::None, c}; }
 
+// The longest common subsequence of the two orders becomes Both steps; the rest of each order keeps its place
+// around them (the orders list a few fields: the quadratic table is small).
+std::vector<NodeSchema::OrderStep> mergeOrders(const std::vector<uint32_t>& emit, const std::vector<uint32_t>& read) {
+    using In = NodeSchema::OrderStep::In;
+    const size_t e = emit.size(), r = read.size();
+    std::vector<std::vector<uint8_t>> common(e + 1, std::vector<uint8_t>(r + 1, 0));  // LCS of the suffixes
+    for (size_t i = e; i-- > 0;)
+        for (size_t j = r; j-- > 0;)
+            common[i][j] = emit[i] == read[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
+    std::vector<NodeSchema::OrderStep> steps;
+    size_t i = 0, j = 0;
+    while (i < e || j < r) {
+        if (i < e && j < r && emit[i] == read[j]) {
+            steps.push_back({emit[i], In::Both});
+            ++i, ++j;
+        } else if (j == r || (i < e && common[i + 1][j] >= common[i][j + 1])) {
+            steps.push_back({emit[i++], In::EmitOnly});
+        } else {
+            steps.push_back({read[j++], In::ReadOnly});
+        }
+    }
+    return steps;
+}
+
 struct Table {
     std::array<NodeSchema, K::kCount> byType{};
     std::array<bool, K::kCount> known{};
@@ -37,6 +61,7 @@ struct Table {
         for (size_t i = 0; i < emit.size(); ++i) s.emitRank[emit[i]] = static_cast<uint8_t>(i);
         for (uint32_t key : unread) s.readRank[key] = kRankUnread;
         for (size_t i = 0; i < read.size(); ++i) s.readRank[read[i]] = static_cast<uint8_t>(i);
+        if (emit != read) s.mergedOrder = mergeOrders(emit, read);
         known[type] = true;
         return s;
     }

@@ -89,6 +89,15 @@ struct NodeSchema {
     /// (kRankUnlisted after them; kRankUnread in readRank: a field pypto's reader never reads).
     std::vector<uint8_t> emitRank;
     std::vector<uint8_t> readRank;
+    /// Both orders as one sequence, for a type whose orders differ (empty when they agree): the Both and
+    /// EmitOnly steps list the emit order, the Both and ReadOnly steps the read order, with as many Both
+    /// steps as can be (so that one walk can follow both orders). Unlisted fields follow in both orders.
+    struct OrderStep {
+        enum class In : uint8_t { Both, EmitOnly, ReadOnly };
+        uint32_t key;
+        In in;
+    };
+    std::vector<OrderStep> mergedOrder;
 };
 
 /// The schema of a known node type; nullptr for unknown types (kept generically).

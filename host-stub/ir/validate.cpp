@@ -646,7 +646,15 @@ bool checkedOnTwoThreads(Document& doc, const std::function<bool()>& graphHolds,
     return graphOk && !nodesFailed;
 }
 
-bool passesOnTwoThreads(Document& doc) {
+bool passesOnTwoThreads(Document& doc, std::optional<Layout>* layout) {
+    if (layout)
+        return checkedOnTwoThreads(
+            doc,
+            [&] {
+                *layout = computeLayout(doc, true);
+                return layout->has_value();
+            },
+            false);
     Validator graph(doc, nullptr);
     graph.quietly();
     return checkedOnTwoThreads(
@@ -682,8 +690,9 @@ Status resolveAndValidate(Document& doc, const NodeOrigins& origins) {
     return Validator(doc, &origins).run();
 }
 
-Status checkStructure(Document& doc) {
-    if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc)) return std::nullopt;
+Status checkStructure(Document& doc, std::optional<Layout>* layout) {
+    if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc, layout)) return std::nullopt;
+    if (layout) layout->reset();
     return Validator(doc, nullptr).runStructural();
 }
 

@@ -369,9 +369,15 @@ private:
 
 }  // namespace
 
-Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps) {
-    Layout layout = computeLayout(doc);
-    lap(steps, "place nodes and number them");
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps,
+                     const Layout* laidOut) {
+    std::optional<Layout> computed;
+    if (!laidOut) {
+        computed = computeLayout(doc);
+        laidOut = &*computed;
+        lap(steps, "place nodes and number them");
+    }
+    const Layout& layout = *laidOut;
     Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;
     bool ok = true;
     if (format == Format::Json) {

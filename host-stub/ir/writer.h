@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/step_times.h"
 #include "ir/document.h"
+#include "ir/placement.h"
 #include "ir/sink.h"
 
 namespace ptoplug::ir {
@@ -17,7 +18,9 @@ struct WriteOptions {
 
 /// Writes `doc` to `sink`. Fails only for a string that is not valid UTF-8 when writing JSON
 /// (the error names its place) or when the sink fails. `steps`, if given, gets the time of each step.
-Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps = nullptr);
+/// `layout`, if given, is `doc`'s as computeLayout made it (checkStructure's, after a pass), unchanged since.
+Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps = nullptr,
+                     const Layout* layout = nullptr);
 
 /// The format a file's name asks for: Json for .json, MsgPack for .msgpack, Auto otherwise.
 Format formatForName(const std::string& path);

@@ -1,8 +1,9 @@
 // The structural check after a pass (ir/validate.h checkStructure). A large document is checked on two
-// threads (the graph walk beside a check of every node); whatever fails is reported by the single walk,
-// with the same message and a pointer from the root.
+// threads (the graph walk, or the layout walk that checks the graph, beside a check of every node);
+// whatever fails is reported by the single walk, with the same message and a pointer from the root.
 #include <gtest/gtest.h>
 
+#include "ir/builder.h"
 #include "ir/validate.h"
 #include "program_generator.h"
 
@@ -25,6 +26,54 @@ protected:
 };
 
 TEST_F(StructureCheck, ALargeValidProgramPasses) { EXPECT_EQ(checkStructure(doc), std::nullopt); }
+
+// The check's layout walk takes both orders in one walk; the writer's own walks them apart on two threads.
+TEST_F(StructureCheck, ItsLayoutIsTheOneTheWriterMakes) {
+    std::optional<Layout> checked;
+    ASSERT_EQ(checkStructure(doc, &checked), std::nullopt);
+    ASSERT_TRUE(checked);
+    std::optional<Layout> apart = computeLayout(doc);
+    ASSERT_TRUE(apart);
+    EXPECT_EQ(checked->ids, apart->ids);
+    EXPECT_EQ(checked->fullAt, apart->fullAt);
+}
+
+// A cycle or a chain too deep fails the layout walk; the single walk then says what and where.
+TEST_F(StructureCheck, ACycleFailsWithTheSingleWalksMessageAndNoLayout) {
+    Node* call = firstOfType(doc, K::Call);
+    ASSERT_NE(call, nullptr);
+    Array& args = *call->field(K::args)->a;
+    ASSERT_GT(args.size, 0u);
+    args.items[0] = Value::ref(call);
+    std::optional<Layout> layout;
+    Status withLayout = checkStructure(doc, &layout);
+    ASSERT_TRUE(withLayout);
+    EXPECT_NE(withLayout->message.find("cycle"), std::string::npos) << withLayout->message;
+    EXPECT_FALSE(layout);
+    Status without = checkStructure(doc);
+    ASSERT_TRUE(without);
+    EXPECT_EQ(withLayout->message, without->message);
+    EXPECT_EQ(withLayout->pointer, without->pointer);
+}
+
+TEST_F(StructureCheck, AChainDeeperThanTheLimitFailsWithNoLayout) {
+    const uint32_t link = doc.keys().intern("Link"), next = doc.keys().intern("next");
+    Node* deepest = doc.newNode(link, 0);
+    for (size_t i = 0; i < kMaxNodeDepth + 10; ++i) {
+        Node* above = doc.newNode(link, 1);
+        doc.set(above->fields, next, Value::node(deepest));
+        deepest = above;
+    }
+    Node* fn = firstOfType(doc, K::Function);
+    ASSERT_NE(fn, nullptr);
+    const uint32_t extra = doc.keys().intern("extra");
+    doc.set(fn->fields, extra, Value::node(deepest));
+    std::optional<Layout> layout;
+    Status broken = checkStructure(doc, &layout);
+    ASSERT_TRUE(broken);
+    EXPECT_NE(broken->message.find("nested more than"), std::string::npos) << broken->message;
+    EXPECT_FALSE(layout);
+}
 
 TEST_F(StructureCheck, ABrokenNodeIsReportedWithItsPlace) {
     Node* fn = firstOfType(doc, K::Function);
