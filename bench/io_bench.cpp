@@ -9,6 +9,7 @@
 //   pto-bench-io FILE.json FILE.msgpack [--repeat 3] [--no-baseline]
 //   pto-bench-io --scaling [--sizes 1000,10000,50000,100000]
 #include <fcntl.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -59,14 +60,18 @@ Sample measure(const std::function<bool()>& work) {
     return sample;
 }
 
-// `output`, if given, is removed before each run, untimed: every run writes a new file. Replacing the
-// previous run's file would add the file system's cost of freeing it to the run (about 12 ms per 60 MB on
-// a disk mounted with `discard`), which the first run never pays and the baseline (writing to /dev/null)
-// never does.
+// `output`, if given, is removed before each run and the file systems synced, untimed: every run writes a
+// new file to an idle disk. Otherwise a run pays for the previous run's file: replacing it frees its blocks
+// (about 12 ms per 60 MB on a disk mounted with `discard`), and the discards of a removed file still queued
+// at the device slow the next run's writes (encoding and writing 45 ms became 50-100 ms). The first run
+// pays neither, nor does the baseline, which writes to /dev/null.
 Sample median(const std::function<bool()>& work, int repeat, const std::string& output = {}) {
     std::vector<Sample> samples;
     for (int i = 0; i < repeat; ++i) {
-        if (!output.empty()) std::filesystem::remove(output);
+        if (!output.empty()) {
+            std::filesystem::remove(output);
+            ::sync();
+        }
         samples.push_back(measure(work));
     }
     std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });

@@ -18,9 +18,10 @@ struct Layout {
     std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
 };
 
-/// The layout of `doc` (one walk). With `checkGraph`, for a document a pass changed, the walk also
+/// The layout of `doc`. With `checkGraph`, for a document a pass changed, the one walk that makes it also
 /// rejects what the reader would have: nullopt if a node contains itself or nodes nest deeper than
-/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked.
+/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked (and a large one
+/// is walked in each order at once, on two threads).
 std::optional<Layout> computeLayout(const Document& doc, bool checkGraph = false);
 
 /// Calls `f(const Member&)` for each field of `node` in pypto's emit order (or read order, skipping the
