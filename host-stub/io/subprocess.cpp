@@ -125,6 +125,7 @@ std::optional<Child> Child::fork(const std::function<int(int in, int out)>& body
 
 std::optional<Child> Child::exec(const std::vector<std::string>& argv, int stdoutFd, int stderrFd) {
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     return fork(

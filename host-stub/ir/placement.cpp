@@ -165,33 +165,41 @@ private:
 
 }  // namespace
 
-std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
+namespace {
+
+Layout emptyLayout(const Document& doc) {
     Layout layout;
     layout.ids.assign(doc.nodes().size(), UINT32_MAX);
     layout.fullAt.assign(doc.nodes().size(), nullptr);
-    if (checkGraph) {
-        if (!Placer(layout, doc, true).run(doc.root())) return std::nullopt;
-        return layout;
-    }
+    return layout;
+}
+
+}  // namespace
+
+std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
     // The combined walk takes half again the time of one order's walk (both are bound by memory latency),
-    // and two walks at once take as long as one: a large checked document is walked in each order at once,
-    // on two threads. Without a thread (none to be had under an address-space limit) it is walked once.
-    if (doc.nodes().size() >= kParallelWalkNodes) {
-        Placer ids(layout, doc, false);
-        Placer placement(layout, doc, false);
-        std::thread other;
-        try {
-            other = std::thread([&] { ids.number(doc.root()); });
-        } catch (const std::system_error&) {  // no thread to be had
-        }
-        if (other.joinable()) {
-            placement.place(doc.root());
-            other.join();
-            placement.placeRemaining(doc.root(), ids.numbered());
-            return layout;
-        }
+    // and two walks at once take as long as one: a large checked document is walked in each order apart.
+    if (!checkGraph && doc.nodes().size() >= kParallelWalkNodes) return computeLayoutApart(doc);
+    Layout layout = emptyLayout(doc);
+    if (!Placer(layout, doc, checkGraph).run(doc.root())) return std::nullopt;
+    return layout;
+}
+
+Layout computeLayoutApart(const Document& doc) {
+    Layout layout = emptyLayout(doc);
+    Placer ids(layout, doc, false);
+    Placer placement(layout, doc, false);
+    std::thread other;
+    try {
+        other = std::thread([&] { ids.number(doc.root()); });
+    } catch (const std::system_error&) {  // no thread to be had: one walk after the other
     }
-    Placer(layout, doc, false).run(doc.root());
+    placement.place(doc.root());
+    if (other.joinable())
+        other.join();
+    else
+        ids.number(doc.root());
+    placement.placeRemaining(doc.root(), ids.numbered());
     return layout;
 }
 

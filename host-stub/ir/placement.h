@@ -20,9 +20,12 @@ struct Layout {
 
 /// The layout of `doc`. With `checkGraph`, for a document a pass changed, the one walk that makes it also
 /// rejects what the reader would have: nullopt if a node contains itself or nodes nest deeper than
-/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked (and a large one
-/// is walked in each order at once, on two threads).
+/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked.
 std::optional<Layout> computeLayout(const Document& doc, bool checkGraph = false);
+
+/// The same layout by two walks, one per order, at once on two threads where a thread can be had: what
+/// computeLayout does for a large checked document, and the plain form of the one walk (tests compare the two).
+Layout computeLayoutApart(const Document& doc);
 
 /// Calls `f(const Member&)` for each field of `node` in pypto's emit order (or read order, skipping the
 /// fields pypto never reads). Fields the schema does not list follow in key order.

@@ -49,7 +49,7 @@ struct Table {
     std::array<bool, K::kCount> known{};
 
     NodeSchema& add(uint32_t type, std::vector<FieldSpec> fields, std::vector<uint32_t> emit,
-                    std::vector<uint32_t> read = {}, std::vector<uint32_t> unread = {}, bool same = true) {
+                    std::vector<uint32_t> read = {}, const std::vector<uint32_t>& unread = {}, bool same = true) {
         NodeSchema& s = byType[type];
         s.type = type;
         fields.push_back(opt(K::span, FK::Span));

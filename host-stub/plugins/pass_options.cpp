@@ -1,5 +1,6 @@
 #include "plugins/pass_options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -89,8 +90,9 @@ std::optional<std::string> setOption(const pto_pass_desc& pass, std::vector<Pass
         if (auto expected = parseOptionValue(o->type, text, &v))
             return "option '" + std::string(name) + "' of pass " + pass.name + " takes " + *expected + ", not '" +
                    std::string(text) + "'";
-        for (PassOption& p : options)
-            if (p.name == name) p.value = std::move(v);
+        // Each declared option has one entry.
+        auto entry = std::find_if(options.begin(), options.end(), [&](const PassOption& p) { return p.name == name; });
+        if (entry != options.end()) entry->value = std::move(v);
         return std::nullopt;
     }
     std::string known;

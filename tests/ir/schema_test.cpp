@@ -19,6 +19,7 @@ std::vector<uint32_t> listed(const std::vector<uint8_t>& ranks, uint8_t limit) {
         if (ranks[key] < limit) byRank.emplace_back(ranks[key], key);
     std::sort(byRank.begin(), byRank.end());
     std::vector<uint32_t> keys;
+    keys.reserve(byRank.size());
     for (const auto& [rank, key] : byRank) keys.push_back(key);
     return keys;
 }

@@ -1,0 +1,85 @@
+// The writer's layout (ir/placement.h): the one walk that follows pypto's emit and read orders at once
+// must lay out every program as the two walks apart do, one order each (which is the rule of
+// docs/ir_format.md §11.4-11.5 written plainly). pypto's programs have every kind of node whose orders
+// differ (While loops whose condition uses the iter-args, scopes whose slots are read first, Functions).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "ir/placement.h"
+#include "ir/reader.h"
+#include "program_generator.h"
+#include "support/fixtures.h"
+
+namespace ptoplug::ir {
+namespace {
+
+void expectOneWalkAsTwo(const Document& doc, const std::string& name) {
+    const Layout apart = computeLayoutApart(doc);
+    for (bool checkGraph : {false, true}) {
+        std::optional<Layout> one = computeLayout(doc, checkGraph);
+        ASSERT_TRUE(one) << name;
+        EXPECT_EQ(one->ids, apart.ids) << name << (checkGraph ? " (graph checked)" : "");
+        EXPECT_EQ(one->fullAt, apart.fullAt) << name << (checkGraph ? " (graph checked)" : "");
+    }
+}
+
+TEST(Layout, OneWalkLaysOutEveryFixtureAsTwoWalksDo) {
+    for (const test::Fixture& f : test::allFixtures()) {
+        auto doc = readDocument(f.json, Format::Json, f.name);
+        ASSERT_TRUE(doc.ok()) << f.name << ": " << doc.error().format();
+        expectOneWalkAsTwo(**doc, f.name);
+    }
+}
+
+TEST(Layout, OneWalkLaysOutEveryRandomProgramAsTwoWalksDo) {
+    size_t programs = 0;
+    for (const auto& dir :
+         std::filesystem::directory_iterator(std::filesystem::path(test::dataDir()) / "pypto-random")) {
+        for (const char* stage : {"before.json", "after.json"}) {
+            const auto path = dir.path() / stage;
+            if (!std::filesystem::exists(path)) continue;
+            auto doc = readDocument(test::readBytes(path.string()), Format::Json, path.string());
+            ASSERT_TRUE(doc.ok()) << path << ": " << doc.error().format();
+            expectOneWalkAsTwo(**doc, path.string());
+            ++programs;
+        }
+    }
+    EXPECT_GT(programs, 150u);
+}
+
+// A While reads its condition first: an iter-arg it uses goes in full there, and so does a node first
+// met inside that iter-arg, although the loop body (emitted and read later) holds it too. The one walk
+// numbers the iter-arg in emit order before it meets it in the condition, where it must still place
+// what is inside it.
+TEST(Layout, WhatAnIterArgHoldsIsPlacedWhereTheConditionReadsIt) {
+    Document doc;
+    const uint32_t holder = doc.keys().intern("Holder"), held = doc.keys().intern("held");
+    Node* shared = doc.newNode(doc.keys().intern("Shared"), 0);
+    Node* iterArg = doc.newNode(K::IterArg, 1);
+    doc.set(iterArg->fields, K::initValue, Value::node(shared));
+    Node* body = doc.newNode(holder, 1);
+    doc.set(body->fields, held, Value::ref(shared));
+    Node* loop = doc.newNode(K::WhileStmt, 4);
+    Array* iterArgs = doc.newArray(1);
+    doc.push(*iterArgs, Value::node(iterArg));
+    doc.set(loop->fields, K::iter_args, Value::array(iterArgs));
+    doc.set(loop->fields, K::condition, Value::ref(iterArg));
+    doc.set(loop->fields, K::body, Value::node(body));
+    doc.root() = Value::node(loop);
+    expectOneWalkAsTwo(doc, "While");
+    const std::optional<Layout> layout = computeLayout(doc);
+    ASSERT_TRUE(layout);
+    EXPECT_EQ(layout->fullAt[iterArg->index], loop->field(K::condition));
+    EXPECT_EQ(layout->fullAt[shared->index], iterArg->field(K::initValue));
+}
+
+TEST(Layout, OneWalkLaysOutALargeGeneratedProgramAsTwoWalksDo) {
+    Document doc;
+    tools::generateProgram(doc, 1000, false);
+    expectOneWalkAsTwo(doc, "generated, 1000 functions");
+}
+
+}  // namespace
+}  // namespace ptoplug::ir
