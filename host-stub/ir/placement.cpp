@@ -42,6 +42,7 @@ public:
         if (!failed_ && placed_ != numbered) visit<Mode::Remaining>(root, 0, 0);
     }
     uint32_t numbered() const { return nextId_; }
+    bool failed() const { return failed_; }
 
 private:
     static constexpr bool kEmitOrder = false;
@@ -185,7 +186,7 @@ std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
     return layout;
 }
 
-Layout computeLayoutApart(const Document& doc) {
+std::optional<Layout> computeLayoutApart(const Document& doc) {
     Layout layout = emptyLayout(doc);
     Placer ids(layout, doc, false);
     Placer placement(layout, doc, false);
@@ -200,6 +201,7 @@ Layout computeLayoutApart(const Document& doc) {
     else
         ids.number(doc.root());
     placement.placeRemaining(doc.root(), ids.numbered());
+    if (ids.failed() || placement.failed()) return std::nullopt;
     return layout;
 }
 

@@ -18,14 +18,15 @@ struct Layout {
     std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
 };
 
-/// The layout of `doc`. With `checkGraph`, for a document a pass changed, the one walk that makes it also
-/// rejects what the reader would have: nullopt if a node contains itself or nodes nest deeper than
-/// kMaxNodeDepth (checkStructure says where). Without it, `doc` must have been checked.
+/// The layout of `doc`; nullopt if nodes nest deeper than kMaxNodeDepth on the way (the walks recurse).
+/// With `checkGraph`, for a document a pass changed, the one walk that makes it also rejects a node that
+/// contains itself (checkStructure says where). Without it, there must be no cycle.
 std::optional<Layout> computeLayout(const Document& doc, bool checkGraph = false);
 
 /// The same layout by two walks, one per order, at once on two threads where a thread can be had: what
-/// computeLayout does for a large checked document, and the plain form of the one walk (tests compare the two).
-Layout computeLayoutApart(const Document& doc);
+/// computeLayout does for a large document it need not check, and the plain form of the one walk (tests
+/// compare the two).
+std::optional<Layout> computeLayoutApart(const Document& doc);
 
 /// Calls `f(const Member&)` for each field of `node` in pypto's emit order (or read order, skipping the
 /// fields pypto never reads). Fields the schema does not list follow in key order.

@@ -9,6 +9,7 @@
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
 
+#include "ir/builder.h"
 #include "ir/number_format.h"
 #include "ir/placement.h"
 #include "ir/pointer.h"
@@ -374,8 +375,16 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
     std::optional<Layout> computed;
     if (!laidOut) {
         computed = computeLayout(doc);
-        laidOut = &*computed;
         lap(steps, "place nodes and number them");
+        // The structural check bounds the nesting along the first path it takes to each node; a longer
+        // path found in pypto's orders is refused here rather than overflow a recursive walk.
+        if (!computed) {
+            Error e;
+            e.message = "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep";
+            e.hint = "pypto IR is never this deep; a pass built an impossibly deep program";
+            return e;
+        }
+        laidOut = &*computed;
     }
     const Layout& layout = *laidOut;
     Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;

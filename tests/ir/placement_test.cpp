@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <string>
 
+#include "ir/builder.h"
 #include "ir/placement.h"
 #include "ir/reader.h"
+#include "ir/writer.h"
 #include "program_generator.h"
 #include "support/fixtures.h"
 
@@ -16,12 +18,13 @@ namespace ptoplug::ir {
 namespace {
 
 void expectOneWalkAsTwo(const Document& doc, const std::string& name) {
-    const Layout apart = computeLayoutApart(doc);
+    const std::optional<Layout> apart = computeLayoutApart(doc);
+    ASSERT_TRUE(apart) << name;
     for (bool checkGraph : {false, true}) {
         std::optional<Layout> one = computeLayout(doc, checkGraph);
         ASSERT_TRUE(one) << name;
-        EXPECT_EQ(one->ids, apart.ids) << name << (checkGraph ? " (graph checked)" : "");
-        EXPECT_EQ(one->fullAt, apart.fullAt) << name << (checkGraph ? " (graph checked)" : "");
+        EXPECT_EQ(one->ids, apart->ids) << name << (checkGraph ? " (graph checked)" : "");
+        EXPECT_EQ(one->fullAt, apart->fullAt) << name << (checkGraph ? " (graph checked)" : "");
     }
 }
 
@@ -73,6 +76,29 @@ TEST(Layout, WhatAnIterArgHoldsIsPlacedWhereTheConditionReadsIt) {
     ASSERT_TRUE(layout);
     EXPECT_EQ(layout->fullAt[iterArg->index], loop->field(K::condition));
     EXPECT_EQ(layout->fullAt[shared->index], iterArg->field(K::initValue));
+}
+
+// The layout walks recurse: a chain deeper than the reader allows is refused with an error, not followed
+// until the stack overflows, whichever walk meets it (a small document gets the one walk, a large one two).
+TEST(Layout, AChainDeeperThanTheReaderAllowsIsRefused) {
+    for (size_t padding : {size_t{0}, kParallelWalkNodes}) {
+        Document doc;
+        const uint32_t link = doc.keys().intern("Link"), next = doc.keys().intern("next");
+        for (size_t i = 0; i < padding; ++i) doc.newNode(link, 0);  // unreachable: only counted
+        Node* top = doc.newNode(link, 0);
+        for (size_t i = 0; i < kMaxNodeDepth; ++i) {
+            Node* above = doc.newNode(link, 1);
+            doc.set(above->fields, next, Value::node(top));
+            top = above;
+        }
+        doc.root() = Value::node(top);
+        EXPECT_FALSE(computeLayout(doc));
+        EXPECT_FALSE(computeLayout(doc, true));
+        EXPECT_FALSE(computeLayoutApart(doc));
+        auto written = writeToString(doc, WriteOptions{Format::MsgPack, false});
+        ASSERT_FALSE(written.ok());
+        EXPECT_NE(written.error().message.find("nested more than"), std::string::npos) << written.error().message;
+    }
 }
 
 TEST(Layout, OneWalkLaysOutALargeGeneratedProgramAsTwoWalksDo) {
