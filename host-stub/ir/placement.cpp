@@ -27,13 +27,14 @@ public:
         if (checkGraph) onStack_.assign(doc.nodes().size(), 0);
     }
 
-    /// Numbers and places every node reachable from `root` in one walk; false if the graph check failed.
+    /// Numbers and places every node reachable from `root` in one walk; false if nodes nest too deep or,
+    /// with checkGraph, a node contains itself.
     bool run(const Value& root) {
         visit<Mode::Both>(root, 0, 0);
         placeRemaining(root, nextId_);
         return !failed_;
     }
-    /// One half of the work of run() each: two Placers may do them at once, on a checked document.
+    /// One half of the work of run() each: two Placers may do them at once, on a document without cycles.
     void number(const Value& root) { visit<Mode::Ids>(root, 0, 0); }
     void place(const Value& root) { visit<Mode::Place>(root, 0, 0); }
     /// After placing: places the nodes that occur only under fields pypto never reads (rare: the walk is
@@ -164,10 +165,6 @@ private:
     bool failed_ = false;
 };
 
-}  // namespace
-
-namespace {
-
 Layout emptyLayout(const Document& doc) {
     Layout layout;
     layout.ids.assign(doc.nodes().size(), UINT32_MAX);
@@ -179,7 +176,8 @@ Layout emptyLayout(const Document& doc) {
 
 std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
     // The combined walk takes half again the time of one order's walk (both are bound by memory latency),
-    // and two walks at once take as long as one: a large checked document is walked in each order apart.
+    // and two walks at once take as long as one: a large document needing no check is walked in each order
+    // apart.
     if (!checkGraph && doc.nodes().size() >= kParallelWalkNodes) return computeLayoutApart(doc);
     Layout layout = emptyLayout(doc);
     if (!Placer(layout, doc, checkGraph).run(doc.root())) return std::nullopt;
