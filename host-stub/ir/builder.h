@@ -20,6 +20,8 @@ namespace ptoplug::ir {
 inline constexpr size_t kMaxInputDepth = 10000;
 /// Longest chain of nodes containing nodes (through references too): bounds every recursive walk.
 inline constexpr size_t kMaxNodeDepth = 4000;
+/// What every check that meets a longer chain says.
+inline std::string nodesNestedTooDeep() { return "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep"; }
 inline constexpr uint32_t kUnknownOffset = UINT32_MAX;
 
 class Builder {

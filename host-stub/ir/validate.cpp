@@ -94,8 +94,7 @@ public:
             for (Member m : n->fields) collectEdges(m.value, kids);
             stack_.push_back(Frame{n, begin, begin});
             if (stack_.size() > kMaxNodeDepth)
-                return failAt(&root, "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep",
-                              "a pass built an impossibly deep program");
+                return failAt(&root, nodesNestedTooDeep(), "a pass built an impossibly deep program");
             if (!checkNodes) return;
             if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
         };
@@ -580,7 +579,7 @@ private:
                 if (h > kMaxNodeDepth) {
                     failed_ = true;
                     error_.pointer = pointerToNode(doc_, fr.node);
-                    error_.message = "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep";
+                    error_.message = nodesNestedTooDeep();
                     error_.hint = "pypto IR is never this deep; the file is corrupt or not pypto IR";
                     if (uint32_t at = offsetOf(*fr.node); at != kUnknownOffset) error_.offset = at;
                 }
@@ -647,18 +646,14 @@ bool checkedOnTwoThreads(Document& doc, const std::function<bool()>& graphHolds,
 }
 
 bool passesOnTwoThreads(Document& doc, std::optional<Layout>* layout) {
-    if (layout)
-        return checkedOnTwoThreads(
-            doc,
-            [&] {
-                *layout = computeLayout(doc, true);
-                return layout->has_value();
-            },
-            false);
     Validator graph(doc, nullptr);
     graph.quietly();
-    return checkedOnTwoThreads(
-        doc, [&] { return !graph.runStructural(false); }, false);
+    auto graphHolds = [&] {
+        if (!layout) return !graph.runStructural(false);
+        *layout = computeLayout(doc, true);  // the layout's walk checks the graph on its way
+        return layout->has_value();
+    };
+    return checkedOnTwoThreads(doc, graphHolds, false);
 }
 
 // A large input's check on two threads: its references are resolved through the list of their slots (no

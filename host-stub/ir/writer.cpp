@@ -380,7 +380,7 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         // path found in pypto's orders is refused here rather than overflow a recursive walk.
         if (!computed) {
             Error e;
-            e.message = "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep";
+            e.message = nodesNestedTooDeep();
             e.hint = "pypto IR is never this deep; a pass built an impossibly deep program";
             return e;
         }

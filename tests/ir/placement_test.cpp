@@ -13,6 +13,7 @@
 #include "ir/writer.h"
 #include "program_generator.h"
 #include "support/fixtures.h"
+#include "support/ir_builder.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -58,18 +59,10 @@ TEST(Layout, OneWalkLaysOutEveryRandomProgramAsTwoWalksDo) {
 // what is inside it.
 TEST(Layout, WhatAnIterArgHoldsIsPlacedWhereTheConditionReadsIt) {
     Document doc;
-    const uint32_t holder = doc.keys().intern("Holder"), held = doc.keys().intern("held");
-    Node* shared = doc.newNode(doc.keys().intern("Shared"), 0);
-    Node* iterArg = doc.newNode(K::IterArg, 1);
-    doc.set(iterArg->fields, K::initValue, Value::node(shared));
-    Node* body = doc.newNode(holder, 1);
-    doc.set(body->fields, held, Value::ref(shared));
-    Node* loop = doc.newNode(K::WhileStmt, 4);
-    Array* iterArgs = doc.newArray(1);
-    doc.push(*iterArgs, Value::node(iterArg));
-    doc.set(loop->fields, K::iter_args, Value::array(iterArgs));
-    doc.set(loop->fields, K::condition, Value::ref(iterArg));
-    doc.set(loop->fields, K::body, Value::node(body));
+    test::IrBuilder b(doc);
+    Node* shared = b.constInt(1);
+    Node* iterArg = b.iterArg("i", b.scalar(), shared);
+    Node* loop = b.whileLoop(iterArg, {iterArg}, b.eval(shared), {});
     doc.root() = Value::node(loop);
     expectOneWalkAsTwo(doc, "While");
     const std::optional<Layout> layout = computeLayout(doc);
@@ -83,15 +76,9 @@ TEST(Layout, WhatAnIterArgHoldsIsPlacedWhereTheConditionReadsIt) {
 TEST(Layout, AChainDeeperThanTheReaderAllowsIsRefused) {
     for (size_t padding : {size_t{0}, kParallelWalkNodes}) {
         Document doc;
-        const uint32_t link = doc.keys().intern("Link"), next = doc.keys().intern("next");
-        for (size_t i = 0; i < padding; ++i) doc.newNode(link, 0);  // unreachable: only counted
-        Node* top = doc.newNode(link, 0);
-        for (size_t i = 0; i < kMaxNodeDepth; ++i) {
-            Node* above = doc.newNode(link, 1);
-            doc.set(above->fields, next, Value::node(top));
-            top = above;
-        }
-        doc.root() = Value::node(top);
+        test::IrBuilder b(doc);
+        if (padding) b.chain(padding);  // unreachable: only counted
+        doc.root() = Value::node(b.chain(kMaxNodeDepth + 1));
         EXPECT_FALSE(computeLayout(doc));
         EXPECT_FALSE(computeLayout(doc, true));
         EXPECT_FALSE(computeLayoutApart(doc));

@@ -6,6 +6,7 @@
 #include "ir/builder.h"
 #include "ir/validate.h"
 #include "program_generator.h"
+#include "support/ir_builder.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -57,13 +58,7 @@ TEST_F(StructureCheck, ACycleFailsWithTheSingleWalksMessageAndNoLayout) {
 }
 
 TEST_F(StructureCheck, AChainDeeperThanTheLimitFailsWithNoLayout) {
-    const uint32_t link = doc.keys().intern("Link"), next = doc.keys().intern("next");
-    Node* deepest = doc.newNode(link, 0);
-    for (size_t i = 0; i < kMaxNodeDepth + 10; ++i) {
-        Node* above = doc.newNode(link, 1);
-        doc.set(above->fields, next, Value::node(deepest));
-        deepest = above;
-    }
+    Node* deepest = test::IrBuilder(doc).chain(kMaxNodeDepth + 11);
     Node* fn = firstOfType(doc, K::Function);
     ASSERT_NE(fn, nullptr);
     const uint32_t extra = doc.keys().intern("extra");

@@ -260,4 +260,15 @@ void IrBuilder::program(std::vector<Node*> functions) {
     doc_.root() = Value::node(p);
 }
 
+Node* IrBuilder::chain(size_t length) {
+    const uint32_t link = doc_.keys().intern("Link"), next = doc_.keys().intern("next");
+    Node* top = doc_.newNode(link, 0);
+    for (size_t i = 1; i < length; ++i) {
+        Node* above = doc_.newNode(link, 1);
+        doc_.set(above->fields, next, Value::node(top));
+        top = above;
+    }
+    return top;
+}
+
 }  // namespace ptoplug::test

@@ -50,6 +50,10 @@ public:
     /// Sets the document's root to a Program of `functions` (sorted by name, as pypto stores them).
     void program(std::vector<ir::Node*> functions);
 
+    /// `length` nodes of a type pypto does not know ("Link"), each holding the next in field "next":
+    /// the nesting no pypto program reaches. Returns the outermost.
+    ir::Node* chain(size_t length);
+
 private:
     ir::Value span();
     ir::Value list(const std::vector<ir::Node*>& nodes);
