@@ -40,6 +40,10 @@ void Cli::addOutputOptions(CLI::App* command) {
     command->add_option("--format", format_, "output format: json or msgpack (default: the input's)")
         ->check(CLI::IsMember({"json", "msgpack"}));
     command->add_flag("--pretty", file.pretty, "indented JSON for people");
+    command->add_flag_function(
+        "--fsync", [this](int64_t) { file.durability = io::Durability::Synced; },
+        "make each output durable (fsync file and directory) before reporting success; without it a crash "
+        "still leaves the old output or the whole new one");
 }
 
 void Cli::addIsolationOptions(CLI::App* command) {

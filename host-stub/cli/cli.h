@@ -21,7 +21,7 @@ class Cli {
 public:
     explicit Cli(CLI::App& app);
 
-    /// --format and --pretty; `outputFormat` is set from --format when the command runs.
+    /// --format, --pretty and --fsync; `outputFormat` is set from --format when the command runs.
     void addOutputOptions(CLI::App* command);
     /// --timeout, --memory-limit, --crash-reproducer, --in-place.
     void addIsolationOptions(CLI::App* command);

@@ -56,7 +56,8 @@ FileReport writeProgram(const ir::Document& doc, const std::string& output, cons
     FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
     if (auto err = io::writeOutput(
-            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps, layout); }, steps)) {
+            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps, layout); }, steps,
+            options.durability)) {
         if (err->file.empty()) err->file = output;
         report.exitCode = kExitOutput;
         report.messages = formatError(*err, options.diagnostics);

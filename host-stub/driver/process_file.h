@@ -10,6 +10,7 @@
 #include "base/step_times.h"
 #include "driver/diagnostics.h"
 #include "driver/progress.h"
+#include "io/output_file.h"
 #include "ir/document.h"
 #include "ir/placement.h"
 #include "pipeline/pipeline.h"
@@ -30,6 +31,7 @@ enum ExitCode : int {
 struct FileOptions {
     ir::Format outputFormat = ir::Format::Auto;  ///< Auto: the input's format
     bool pretty = false;
+    io::Durability durability = io::Durability::Atomic;  ///< Synced: --fsync
     bool verify = true;
     /// More properties to verify after every plugin pass (--verify), or, with runPasses false, the only
     /// thing to do (`pto-host verify`). Progress names a verifier by its index in

@@ -1,7 +1,7 @@
 // Output files, all or nothing. A regular file is built unnamed (O_TMPFILE) or as a temporary beside
-// the target, synced, and only then given its final name, so a reader never sees a partial program
-// under it, whatever happens to the writer. Other targets (stdout, a pipe, a FIFO, a device) are
-// written as streams, never replaced.
+// the target and only given its final name once complete and on the device, so a reader never sees a
+// partial program under it, whatever happens to the writer or the machine. Other targets (stdout, a pipe,
+// a FIFO, a device) are written as streams, never replaced.
 #pragma once
 
 #include <sys/types.h>
@@ -21,12 +21,22 @@ void reserveStdoutForHost();
 /// The descriptor of the host's own standard output.
 int hostStdout();
 
+/// What a regular output survives once writeOutput has returned.
+enum class Durability {
+    /// A crash leaves the old file or the whole new one (which the last seconds' writes may not include):
+    /// the data is on the device before the file is named. What compilers and build tools give.
+    Atomic,
+    /// The new file and its name are on stable storage (file and directory fsync'd): as much again as the
+    /// write itself on a disk with a large write cache. pto-host's --fsync.
+    Synced,
+};
+
 /// Calls `produce` with a sink into `path` and commits it. "-" (and /dev/stdout) is the host's stdout.
-/// A regular target keeps its mode (a new one gets 0666 less the umask); data and directory are synced
-/// before the rename. Every write is checked: the error names the reason (ENOSPC, EFBIG, EPIPE, ...).
-/// `steps`, if given, gets the time from the end of `produce` to the output's commit.
-Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce,
-                   StepTimes* steps = nullptr);
+/// A regular target keeps its mode (a new one gets 0666 less the umask). Every write is checked: the
+/// error names the reason (ENOSPC, EFBIG, EPIPE, ...). `steps`, if given, gets the time from the end of
+/// `produce` to the output's commit.
+Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps = nullptr,
+                   Durability durability = Durability::Atomic);
 
 /// The name of the temporary that process `pid` uses beside `path` while it writes it (only when the
 /// file system has no O_TMPFILE, or to replace an existing file): a parent that kills a writer removes

@@ -1,6 +1,7 @@
 #include "ir/sink.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,8 @@ namespace ptoplug::ir {
 FdSink::FdSink(int fd) : fd_(fd) {
     const int flags = ::fcntl(fd, F_GETFL);
     direct_ = flags >= 0 && (flags & O_DIRECT) != 0;
+    struct stat st {};
+    regular_ = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 FdSink::Outcome FdSink::writeOut(const char* data, size_t size, bool direct) const {
@@ -44,6 +47,16 @@ FdSink::Outcome FdSink::writeOut(const char* data, size_t size, bool direct) con
     return {0, direct};
 }
 
+FdSink::Outcome FdSink::writePaddedEnd(char* data, size_t size, uint64_t at) const {
+    const size_t padded = (size + kAlign - 1) / kAlign * kAlign;
+    std::memset(data + size, 0, padded - size);
+    Outcome out = writeOut(data, padded, true);
+    if (out.error) return out;
+    const auto end = static_cast<off_t>(at + size);
+    if (::ftruncate(fd_, end) != 0 || ::lseek(fd_, end, SEEK_SET) != end) return {errno, out.direct};
+    return out;
+}
+
 void FdSink::settle() {
     if (!pending_.valid()) return;
     Outcome out = pending_.get();
@@ -55,9 +68,11 @@ void FdSink::settle() {
     spare_ = std::move(inFlight_);
 }
 
-void FdSink::drain(const char* data, size_t size, bool full) {
+void FdSink::drain(char* data, size_t size, bool full) {
     settle();
     if (!ok()) return;
+    const uint64_t before = written_;
+    written_ += size;
     if (full) {
         if (!spare_) spare_ = newBuffer();
         Buffer filled = exchange(std::move(spare_));
@@ -70,7 +85,9 @@ void FdSink::drain(const char* data, size_t size, bool full) {
             spare_ = exchange(std::move(filled));
         }
     }
-    Outcome out = writeOut(data, size, direct_);
+    // A padded end leaves the file offset unaligned: anything written after it goes through the page cache.
+    const bool padEnd = direct_ && regular_ && size % kAlign != 0 && before % kAlign == 0;
+    Outcome out = padEnd ? writePaddedEnd(data, size, before) : writeOut(data, size, direct_);
     direct_ = out.direct;
     if (out.error) {
         errno_ = out.error;

@@ -74,9 +74,10 @@ protected:
     };
     using Buffer = std::unique_ptr<char[], Free>;
 
-    /// Takes `size` bytes. `full`: a whole buffer, with more to come; the sink may keep the buffer (see
+    /// Takes `size` bytes at the start of the buffer being filled, which the sink may overwrite after them
+    /// up to the buffer's end. `full`: a whole buffer, with more to come; the sink may keep the buffer (see
     /// exchange) and write it while the next one fills.
-    virtual void drain(const char* data, size_t size, bool full) = 0;
+    virtual void drain(char* data, size_t size, bool full) = 0;
     /// Waits for whatever drain left under way.
     virtual void settle() {}
     void setFailed() { ok_ = false; }
@@ -134,33 +135,44 @@ public:
     }
 
 private:
-    void drain(const char* data, size_t size, bool) override { out_.append(data, size); }
+    void drain(char* data, size_t size, bool) override { out_.append(data, size); }
     std::string out_;
 };
 
 /// Writes to a descriptor. A full buffer is written by a helper thread while the next one fills (a direct
 /// write waits for the device). If the descriptor was opened for direct I/O (O_DIRECT: no page-cache copy,
-/// whose fresh pages cost more than the disk here), whole aligned buffers go directly and the unaligned
-/// tail, or anything the file system refuses directly, is written through the page cache.
+/// whose fresh pages cost more than the disk here), whole aligned buffers go directly; a regular file's
+/// unaligned tail goes directly too, padded to a whole block and cut back. Whatever the file system
+/// refuses directly, and everything after a mid-way flush, is written through the page cache.
 class FdSink final : public Sink {
 public:
     explicit FdSink(int fd);
     ~FdSink() override { flush(); }
     int error() const { return errno_; }
+    /// Whether any byte went through the page cache (after flush: the whole output). Direct writes have
+    /// reached the device when they return, before anything the caller does next, such as naming the file.
+    bool wroteThroughCache() const { return !direct_; }
 
 private:
     struct Outcome {
         int error;    ///< errno, or 0
         bool direct;  ///< whether the descriptor is still in direct mode
     };
-    void drain(const char* data, size_t size, bool full) override;
+    void drain(char* data, size_t size, bool full) override;
     void settle() override;
     /// Writes all of `data`, directly while it can (aligned, and the file system agrees), else through the
     /// page cache. Touches only the descriptor: the helper thread runs it too.
     Outcome writeOut(const char* data, size_t size, bool direct) const;
+    /// Writes the last `size` bytes of a direct regular file, at offset `at` (block-aligned), from `data`, a
+    /// buffer with room to the next block boundary: zeros to that boundary, directly, then the file is cut
+    /// back to its length. Written through the page cache instead, this one block would make the caller
+    /// sync the whole file (see wroteThroughCache).
+    Outcome writePaddedEnd(char* data, size_t size, uint64_t at) const;
 
     int fd_;
     bool direct_;
+    bool regular_;          ///< a regular file: its length can be cut back after a padded end
+    uint64_t written_ = 0;  ///< bytes handed to the descriptor so far
     int errno_ = 0;
     Buffer spare_;                  ///< the buffer to fill next
     Buffer inFlight_;               ///< the buffer the helper is writing

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ir/sink.h"
+#include "support/process.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -76,6 +77,32 @@ TEST_P(FdSinkTest, TheFileHoldsExactlyWhatWasWritten) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BufferedAndDirect, FdSinkTest, ::testing::Bool());
+
+// A direct file's end, mid-block, is padded, written directly and cut back: no byte goes through the page
+// cache, which would make the output code sync the file. After a flush mid-way the rest is buffered.
+TEST(FdSink, ADirectFileEndsMidBlockWithoutThePageCache) {
+    test::TempDir dir;
+    if (!test::takesDirectIo(dir.path())) {
+        GTEST_SKIP() << "no direct I/O in " << dir.path();
+    }
+    for (const bool flushMidWay : {false, true}) {
+        const std::string path = dir / "out";
+        int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, 0644);
+        ASSERT_GE(fd, 0);
+        std::string expected((size_t{2} << 20) + 123, '\0');
+        for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<char>(i * 131 % 251);
+        FdSink sink(fd);
+        sink.write(expected.substr(0, 5000));
+        if (flushMidWay) {
+            EXPECT_TRUE(sink.flush());
+        }
+        sink.write(expected.substr(5000));
+        EXPECT_TRUE(sink.flush());
+        EXPECT_EQ(sink.wroteThroughCache(), flushMidWay);
+        ::close(fd);
+        EXPECT_TRUE(fileText(path) == expected) << "the file differs from what was written";
+    }
+}
 
 TEST(StringSink, HoldsExactlyWhatWasWritten) {
     StringSink sink;

@@ -1,5 +1,8 @@
 #include "support/process.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,5 +28,18 @@ TempDir::~TempDir() {
 }
 
 void writeBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+bool takesDirectIo(const std::string& dir) {
+    constexpr size_t kBlock = 4096;
+    const std::string probe = dir + "/.direct-io-probe";
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_DIRECT | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    void* block = std::aligned_alloc(kBlock, kBlock);
+    const bool ok = ::write(fd, block, kBlock) == static_cast<ssize_t>(kBlock);
+    std::free(block);
+    ::close(fd);
+    std::filesystem::remove(probe);
+    return ok;
+}
 
 }  // namespace ptoplug::test

@@ -31,4 +31,7 @@ private:
 
 void writeBytes(const std::string& path, const std::string& bytes);
 
+/// Whether files in `dir` take direct I/O (O_DIRECT; tmpfs, for one, does not).
+bool takesDirectIo(const std::string& dir);
+
 }  // namespace ptoplug::test
