@@ -2,9 +2,10 @@
 // dump of the same program, in one run; and how it scales with program size.
 //
 // Each contender runs in its own forked child, so that its peak RSS (wait4's ru_maxrss) is its own;
-// time is the median wall time of --repeat runs. Ratios are against the nlohmann baseline measured
-// in the same run on the same machine. "pto-host run" is what `pto-host run IN -o OUT` does in its
-// worker: read, MaterializeDistTensorCtx, the structural check and verifiers, an atomic write.
+// time is the median wall time of --repeat rounds, each running every contender once. A ratio is the
+// median over the rounds of the contender's time against the nlohmann baseline of the same round. "pto-host run" is
+// what `pto-host run IN -o OUT` does in its worker: read, MaterializeDistTensorCtx, the structural check and verifiers,
+// an atomic write.
 //
 //   pto-bench-io FILE.json FILE.msgpack [--repeat 3] [--no-baseline]
 //   pto-bench-io --scaling [--sizes 1000,10000,50000,100000]
@@ -60,24 +61,31 @@ Sample measure(const std::function<bool()>& work) {
     return sample;
 }
 
-// `output`, if given, is removed before each run and the file systems synced, untimed: every run writes a
+// `output`, if given, is removed before the run and the file systems synced, untimed: every run writes a
 // new file to an idle disk. Otherwise a run pays for the previous run's file: replacing it frees its blocks
 // (about 12 ms per 60 MB on a disk mounted with `discard`), and the discards of a removed file still queued
 // at the device slow the next run's writes (encoding and writing 45 ms became 50-100 ms). The first run
 // pays neither, nor does the baseline, which writes to /dev/null.
-Sample median(const std::function<bool()>& work, int repeat, const std::string& output = {}) {
-    std::vector<Sample> samples;
-    for (int i = 0; i < repeat; ++i) {
-        if (!output.empty()) {
-            std::filesystem::remove(output);
-            ::sync();
-        }
-        samples.push_back(measure(work));
+Sample measureOnIdleDisk(const std::function<bool()>& work, const std::string& output) {
+    if (!output.empty()) {
+        std::filesystem::remove(output);
+        ::sync();
     }
+    return measure(work);
+}
+
+Sample medianOf(std::vector<Sample> samples) {
     std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
     Sample m = samples[samples.size() / 2];
     for (const Sample& s : samples) m.peakKiB = std::max(m.peakKiB, s.peakKiB);
+    m.ok = std::all_of(samples.begin(), samples.end(), [](const Sample& s) { return s.ok; });
     return m;
+}
+
+Sample median(const std::function<bool()>& work, int repeat, const std::string& output = {}) {
+    std::vector<Sample> samples;
+    for (int i = 0; i < repeat; ++i) samples.push_back(measureOnIdleDisk(work, output));
+    return medianOf(std::move(samples));
 }
 
 bool nlohmannParseDump(const std::string& path) {
@@ -205,37 +213,50 @@ int main(int argc, char** argv) {
     const std::string out = (std::filesystem::temp_directory_path() / "pto-bench-io-out").string();
 
     using ptoplug::ir::Format;
-    struct Row {
+    struct Contender {
         const char* name;
         long inputKiB;
-        Sample s;
+        std::function<bool()> work;
+        std::string output;  ///< removed before each run (see measureOnIdleDisk)
+        std::vector<Sample> samples;
     };
-    std::vector<Row> rows;
-    if (!noBaseline)
-        rows.push_back(
-            {"nlohmann parse+dump (json)", fileKiB(json), median([&] { return nlohmannParseDump(json); }, repeat)});
-    rows.push_back(
-        {"ptoplug read+write json", fileKiB(json), median([&] { return ours(json, Format::Json); }, repeat)});
-    rows.push_back({"ptoplug read+write msgpack", fileKiB(msgpack),
-                    median([&] { return ours(msgpack, Format::MsgPack); }, repeat)});
-    rows.push_back(
-        {"ptoplug json -> msgpack", fileKiB(json), median([&] { return ours(json, Format::MsgPack); }, repeat)});
-    rows.push_back({"pto-host run json", fileKiB(json),
-                    median([&] { return hostRun(json, out + ".json"); }, repeat, out + ".json")});
-    rows.push_back({"pto-host run msgpack", fileKiB(msgpack),
-                    median([&] { return hostRun(msgpack, out + ".msgpack"); }, repeat, out + ".msgpack")});
+    std::vector<Contender> contenders;
+    auto add = [&](const char* name, const std::string& input, std::function<bool()> work,
+                   const std::string& output = {}) {
+        contenders.push_back(Contender{name, fileKiB(input), std::move(work), output, {}});
+    };
+    if (!noBaseline) add("nlohmann parse+dump (json)", json, [&] { return nlohmannParseDump(json); });
+    add("ptoplug read+write json", json, [&] { return ours(json, Format::Json); });
+    add("ptoplug read+write msgpack", msgpack, [&] { return ours(msgpack, Format::MsgPack); });
+    add("ptoplug json -> msgpack", json, [&] { return ours(json, Format::MsgPack); });
+    add(
+        "pto-host run json", json, [&] { return hostRun(json, out + ".json"); }, out + ".json");
+    add(
+        "pto-host run msgpack", msgpack, [&] { return hostRun(msgpack, out + ".msgpack"); }, out + ".msgpack");
+    // Round by round, every contender once: this machine's speed drifts by a third within minutes, and a
+    // ratio is taken within each round, against that round's baseline.
+    for (int round = 0; round < repeat; ++round)
+        for (Contender& c : contenders) c.samples.push_back(measureOnIdleDisk(c.work, c.output));
     std::filesystem::remove(out + ".json");
     std::filesystem::remove(out + ".msgpack");
 
     std::printf("%-30s %10s %10s %10s %12s %12s\n", "contender", "input MiB", "time s", "peak MiB", "RSS/input",
                 "time/base");
-    double base = noBaseline ? 0 : rows[0].s.seconds;
-    for (const Row& r : rows) {
+    bool ok = true;
+    for (const Contender& c : contenders) {
+        const Sample m = medianOf(c.samples);
+        ok = ok && m.ok;
         char ratio[32] = "-";
-        if (base > 0) std::snprintf(ratio, sizeof ratio, "%.3f", r.s.seconds / base);
-        std::printf("%-30s %10.1f %10.3f %10.1f %12.2f %12s%s\n", r.name, r.inputKiB / 1024.0, r.s.seconds,
-                    r.s.peakKiB / 1024.0, static_cast<double>(r.s.peakKiB) / static_cast<double>(r.inputKiB), ratio,
-                    r.s.ok ? "" : "  FAILED");
+        if (!noBaseline) {
+            std::vector<double> ratios;
+            for (int round = 0; round < repeat; ++round)
+                ratios.push_back(c.samples[round].seconds / contenders[0].samples[round].seconds);
+            std::sort(ratios.begin(), ratios.end());
+            std::snprintf(ratio, sizeof ratio, "%.3f", ratios[ratios.size() / 2]);
+        }
+        std::printf("%-30s %10.1f %10.3f %10.1f %12.2f %12s%s\n", c.name, c.inputKiB / 1024.0, m.seconds,
+                    m.peakKiB / 1024.0, static_cast<double>(m.peakKiB) / static_cast<double>(c.inputKiB), ratio,
+                    m.ok ? "" : "  FAILED");
     }
-    return std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.s.ok; }) ? 0 : 1;
+    return ok ? 0 : 1;
 }
