@@ -198,7 +198,7 @@ void Builder::registerId(uint64_t id, Node* node) {
     }
     uint64_t dense = byDenseId_.size();
     if (id < dense || id < 2 * doc_.nodes().size() + 1024) {
-        if (id >= dense) byDenseId_.resize(std::max<uint64_t>(id + 1, dense * 2), nullptr);
+        if (id >= dense) byDenseId_.resize(id + 1, nullptr);  // grows geometrically, filling only what is used
         byDenseId_[id] = node;
     } else {
         bySparseId_.emplace(id, node);
@@ -386,6 +386,17 @@ void Builder::setAside() {
 }
 
 void Builder::readAsPart() { idsDeferred_ = true; }
+
+void Builder::expectInput(size_t bytes) {
+    // pypto programs take about 200 (MessagePack) to 260 (JSON) bytes of input per node.
+    constexpr size_t kInputBytesPerNode = 128;
+    const size_t nodes = bytes / kInputBytesPerNode;
+    doc_.reserveNodes(nodes);
+    if (idsDeferred_)
+        partIds_.reserve(nodes);
+    else
+        byDenseId_.reserve(nodes);
+}
 
 size_t Builder::itemsSoFar(size_t depth) const {
     size_t end = depth + 1 < frames_.size() ? frames_[depth + 1].base : scratch_.size();

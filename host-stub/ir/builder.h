@@ -54,6 +54,12 @@ public:
     /// document's root is set.
     bool finish();
 
+    /// Before the first event, for an input of `bytes`: sizes the per-node tables for the nodes such an
+    /// input holds. Grown by doubling, each table was copied into fresh pages several times, and fresh
+    /// pages are time here; the estimate errs on the high side, which costs address space only (pages
+    /// are touched as nodes arrive).
+    void expectInput(size_t bytes);
+
     // --- Reading in two parts on two threads (ir/two_part_read.h) ---------------------------------
     // The first builder stops with some containers open. The second (over another document) opens the
     // same containers, reads the rest of each, innermost first, and sets each aside. The first then

@@ -335,6 +335,11 @@ public:
     Value& root() { return root_; }
     const Value& root() const { return root_; }
     const std::vector<Node*>& nodes() const { return nodes_; }
+    /// Room for `count` nodes in the per-node tables (see Builder::expectInput).
+    void reserveNodes(size_t count) {
+        nodes_.reserve(count);
+        nodeTypes_.reserve(count);
+    }
     /// The type of node `index` (as Node::type), kept dense beside nodes(): classifying a node by its
     /// index reads 4 bytes here instead of the node itself.
     uint32_t nodeType(uint32_t index) const { return nodeTypes_[index]; }

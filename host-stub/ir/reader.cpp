@@ -102,6 +102,7 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
     }
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
+    builder.expectInput(bytes.size());
     Error parseError;
     bool ok = format == Format::Json ? parseJson(bytes, builder, consumed, parseError)
                                      : parseMsgPack(bytes, builder, consumed, parseError);

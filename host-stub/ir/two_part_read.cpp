@@ -33,6 +33,7 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
     const size_t share = bytes.size() / 16 * 9;
     auto doc = std::make_unique<Document>();
     Builder builder(*doc);
+    builder.expectInput(bytes.size());  // it holds every node once the parts join
     {
         Document partDoc;
         Builder part(partDoc);
@@ -51,6 +52,7 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
                     if (!path || path->empty()) return readable.abandon();
                     const size_t middle = path->back().itemStart;
                     readable.finish(middle);
+                    part.expectInput(bytes.size() - middle);
                     ConsumedInput partConsumed = consumed.from(middle);
                     partOk = readSecondPart(bytes, *path, part, partConsumed, format);
                 } catch (...) {
