@@ -65,7 +65,8 @@ TEST(OutputFile, ADirectOutputIsNamedWithoutASync) {
         // Where direct I/O is refused, the data went through the page cache: the file alone is synced.
         EXPECT_EQ(gSynced.size(), test::takesDirectIo(dir.path()) ? 0u : 1u) << "round " << round;
     }
-    EXPECT_EQ(fs::directory_iterator(dir.path())->path(), out) << "a temporary was left beside the output";
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1)
+        << "a temporary was left beside the output";
 }
 
 TEST(OutputFile, ASyncedOutputSyncsTheFileThenItsDirectory) {
