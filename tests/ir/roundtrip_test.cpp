@@ -223,6 +223,29 @@ TEST(JsonStrings, EscapesAreWrittenWhereverTheyAreAndReadBack) {
     }
 }
 
+// The reader takes a string's plain bytes eight at a time (read_json.cpp): each byte that ends such a run,
+// at each place in strings around that length, reads back as it was.
+TEST(JsonStrings, EveryEscapeAtEveryPlaceReadsBack) {
+    for (const std::string special : {"\"", "\\", "\n", "\x01", "\x7f", "\xc3\xa9"}) {
+        for (size_t length = 0; length <= 20; ++length) {
+            for (size_t at = 0; at <= length; ++at) {
+                std::string text(length, 'x');
+                for (size_t i = 0; i < length; ++i) text[i] = static_cast<char>('a' + i);
+                text.insert(at, special);
+                Document doc;
+                test::IrBuilder b(doc);
+                b.program({b.function("f", 1, {}, b.seq({b.ret()}))});
+                doc.set(doc.root().n->fields, K::name, doc.newString(text));
+                auto json = writeToString(doc, WriteOptions{Format::Json, false});
+                ASSERT_TRUE(json.ok()) << json.error().format();
+                auto back = readDocument(*json, Format::Json, "strings.json");
+                ASSERT_TRUE(back.ok()) << back.error().format();
+                ASSERT_EQ((*back)->root().n->field(K::name)->strView(), text) << *json;
+            }
+        }
+    }
+}
+
 // A program large enough that placement runs its two walks on two threads (ir/placement.cpp): what it
 // writes reads back in pypto's read order and writes again byte for byte, in both formats.
 TEST(Placement, ALargeProgramIsPlacedAsPyptoReadsIt) {
