@@ -193,6 +193,22 @@ TEST(SharedTypeMaps, ANodeWhoseFieldsLookLikeATypeMapIsItsOwn) {
     EXPECT_EQ(*out, expected);
 }
 
+// A program named `text` written as JSON: what was written, and the name as it reads back (or the error).
+struct NameRoundTrip {
+    std::string json;
+    std::string readBack;
+};
+NameRoundTrip roundTripName(const std::string& text) {
+    Document doc;
+    test::IrBuilder b(doc);
+    b.program({b.function("f", 1, {}, b.seq({b.ret()}))});
+    doc.set(doc.root().n->fields, K::name, doc.newString(text));
+    auto json = writeToString(doc, WriteOptions{Format::Json, false});
+    if (!json.ok()) return {"", json.error().format()};
+    auto back = readDocument(*json, Format::Json, "strings.json");
+    return {*json, back.ok() ? std::string((*back)->root().n->field(K::name)->strView()) : back.error().format()};
+}
+
 // JSON strings: '"', '\\' and control characters escaped (the short forms where JSON has them, \u00XX
 // otherwise), everything else as it is (DEL, UTF-8), wherever in the string they are (the writer looks at
 // eight bytes at a time); and each string reads back as it was.
@@ -210,16 +226,9 @@ TEST(JsonStrings, EscapesAreWrittenWhereverTheyAreAndReadBack) {
     };
     for (const auto& [text, written] : cases) {
         SCOPED_TRACE(written);
-        Document doc;
-        test::IrBuilder b(doc);
-        b.program({b.function("f", 1, {}, b.seq({b.ret()}))});
-        doc.set(doc.root().n->fields, K::name, doc.newString(text));
-        auto json = writeToString(doc, WriteOptions{Format::Json, false});
-        ASSERT_TRUE(json.ok()) << json.error().format();
-        EXPECT_NE(json->find("\"name\":\"" + written + "\","), std::string::npos) << *json;
-        auto back = readDocument(*json, Format::Json, "strings.json");
-        ASSERT_TRUE(back.ok()) << back.error().format();
-        EXPECT_EQ((*back)->root().n->field(K::name)->strView(), text);
+        const NameRoundTrip r = roundTripName(text);
+        EXPECT_NE(r.json.find("\"name\":\"" + written + "\","), std::string::npos) << r.json;
+        EXPECT_EQ(r.readBack, text);
     }
 }
 
@@ -232,15 +241,8 @@ TEST(JsonStrings, EveryEscapeAtEveryPlaceReadsBack) {
                 std::string text(length, 'x');
                 for (size_t i = 0; i < length; ++i) text[i] = static_cast<char>('a' + i);
                 text.insert(at, special);
-                Document doc;
-                test::IrBuilder b(doc);
-                b.program({b.function("f", 1, {}, b.seq({b.ret()}))});
-                doc.set(doc.root().n->fields, K::name, doc.newString(text));
-                auto json = writeToString(doc, WriteOptions{Format::Json, false});
-                ASSERT_TRUE(json.ok()) << json.error().format();
-                auto back = readDocument(*json, Format::Json, "strings.json");
-                ASSERT_TRUE(back.ok()) << back.error().format();
-                ASSERT_EQ((*back)->root().n->field(K::name)->strView(), text) << *json;
+                const NameRoundTrip r = roundTripName(text);
+                ASSERT_EQ(r.readBack, text) << r.json;
             }
         }
     }
