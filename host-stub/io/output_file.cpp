@@ -130,12 +130,13 @@ Status writeRegular(const std::string& path, mode_t mode, const std::function<St
     if (!result && ::fchmod(fd, mode) != 0) result = fsError(path, "cannot set the output's mode", errno);
     if (!result && (synced || throughCache) && ::fsync(fd) != 0)
         result = fsError(path, "cannot sync the output", errno);
+    auto named = [&]() -> Status { return synced ? syncDirectory(dir, path) : std::nullopt; };
     if (!result && unnamed) {
         // linkat cannot replace: a new name directly, else a named temporary renamed over the old file.
         std::string self = "/proc/self/fd/" + std::to_string(fd);
         if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0) {
             ::close(fd);
-            return synced ? syncDirectory(dir, path) : std::nullopt;
+            return named();
         }
         if (errno != EEXIST) result = fsError(path, "cannot give the output its name", errno);
         guard.emplace(temp);
@@ -148,7 +149,7 @@ Status writeRegular(const std::string& path, mode_t mode, const std::function<St
         ::unlink(temp.c_str());
         return result;
     }
-    return synced ? syncDirectory(dir, path) : std::nullopt;
+    return named();
 }
 
 }  // namespace
