@@ -154,10 +154,18 @@ inline uint32_t keyOf(uint32_t field) {
     return UINT32_MAX;
 }
 
+// kFieldKeys inverted: the pto_field of each known key (0 if the ABI names none). A walk asks for the
+// field id of every field it enters; the search through kFieldKeys was a tenth of the walk's time.
+inline constexpr auto kKeyFields = [] {
+    std::array<uint8_t, K::kCount> f{};
+    for (uint32_t field = 1; field < kFieldKeys.size(); ++field) f[kFieldKeys[field]] = static_cast<uint8_t>(field);
+    return f;
+}();
+static_assert(PTO_FIELD_NAME_HINT <= UINT8_MAX);
+
 // The ABI field id of an interned key: its pto_field value if the ABI names it, else a dynamic id.
 inline uint32_t fieldIdOf(uint32_t key) {
-    for (uint32_t f = 1; f <= PTO_FIELD_NAME_HINT; ++f)
-        if (keyOf(f) == key) return f;
+    if (key < kKeyFields.size() && kKeyFields[key] != 0) return kKeyFields[key];
     return kDynamicFieldBase + key;
 }
 

@@ -153,5 +153,47 @@ TEST_F(HostTable, AValueHandleWhoseSlotMovedIsStale) {
               PTO_OK);
 }
 
+// A walk's position locates the node: the parent's child at that field and index is the node itself, for
+// every node met below a function (nodes held inside inline values, such as the program's function
+// table, have only their field's position). A field the ABI names is given as its pto_field.
+TEST_F(HostTable, AWalkPositionLocatesTheNode) {
+    struct Tally {
+        const pto_host_api* h;
+        size_t located = 0, misplaced = 0, roots = 0, unnamed = 0;
+    } tally{};
+    size_t functions = 0;
+    EXPECT_EQ(run([&](const pto_host_api* h, pto_run_context* ctx) {
+                  tally.h = h;
+                  pto_walk_callbacks cb{};
+                  cb.struct_size = sizeof cb;
+                  cb.user_data = &tally;
+                  cb.pre = [](pto_run_context* c, pto_node n, const pto_walk_position* at, void* user) {
+                      auto* t = static_cast<Tally*>(user);
+                      pto_node child{};
+                      if (at->field > PTO_FIELD_NAME_HINT) ++t->unnamed;
+                      if (pto_node_is_null(at->parent))
+                          ++t->roots;
+                      else if (t->h->node_child(c, at->parent, at->field, at->index, &child) == PTO_OK &&
+                               pto_node_equal(child, n))
+                          ++t->located;
+                      else
+                          ++t->misplaced;
+                      return PTO_WALK_ADVANCE;
+                  };
+                  EXPECT_EQ(h->program_function_count(ctx, &functions), PTO_OK);
+                  for (size_t i = 0; i < functions; ++i) {
+                      pto_node fn{};
+                      EXPECT_EQ(h->program_function_at(ctx, i, &fn), PTO_OK);
+                      EXPECT_EQ(h->walk(ctx, fn, &cb), PTO_OK);
+                  }
+                  return PTO_OK;
+              }),
+              PTO_OK);
+    EXPECT_EQ(tally.roots, functions);
+    EXPECT_GT(tally.located, 10u);
+    EXPECT_EQ(tally.misplaced, 0u);
+    EXPECT_EQ(tally.unnamed, 0u);  // pypto's node-bearing fields are all named by the ABI
+}
+
 }  // namespace
 }  // namespace ptoplug
