@@ -5,11 +5,12 @@
 // time is the median wall time of --repeat rounds, each running every contender once. A ratio is the
 // median over the rounds of the contender's time against the nlohmann baseline of the same round. "pto-host run" is
 // what `pto-host run IN -o OUT` does in its worker: read, MaterializeDistTensorCtx, the structural check and verifiers,
-// an atomic write.
+// an atomic write. "copy msgpack" is the floor any run of that file has here: the input written back as an output.
 //
 //   pto-bench-io FILE.json FILE.msgpack [--repeat 3] [--no-baseline]
 //   pto-bench-io --scaling [--sizes 1000,10000,50000,100000]
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -27,6 +28,7 @@
 
 #include "driver/process_file.h"
 #include "io/allocator.h"
+#include "io/output_file.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
@@ -111,6 +113,24 @@ bool ours(const std::string& path, ptoplug::ir::Format outFormat) {
     bool ok = !writeDocument(**doc, WriteOptions{outFormat, false}, sink);
     std::fclose(devnull);
     return ok;
+}
+
+// The floor of a run on this machine: the input mapped and written back unchanged, as pto-host writes
+// an output (direct I/O, named once complete), with nothing read into a program. The disk's speed and the
+// cost of fresh pages vary by day; this contender says how much of a run they are.
+bool copyFile(const std::string& path, const std::string& out) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const auto size = static_cast<size_t>(::lseek(fd, 0, SEEK_END));
+    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (bytes == MAP_FAILED) return false;
+    auto err = ptoplug::io::writeOutput(out, [&](ptoplug::ir::Sink& sink) {
+        sink.write(static_cast<const char*>(bytes), size);
+        return ptoplug::Status();
+    });
+    ::munmap(bytes, size);
+    return !err;
 }
 
 // The bundled plugin's pipeline, loaded once in the parent (children inherit it).
@@ -233,12 +253,15 @@ int main(int argc, char** argv) {
         "pto-host run json", json, [&] { return hostRun(json, out + ".json"); }, out + ".json");
     add(
         "pto-host run msgpack", msgpack, [&] { return hostRun(msgpack, out + ".msgpack"); }, out + ".msgpack");
+    add(
+        "copy msgpack (a run's floor)", msgpack, [&] { return copyFile(msgpack, out + ".copy"); }, out + ".copy");
     // Round by round, every contender once: this machine's speed drifts by a third within minutes, and a
     // ratio is taken within each round, against that round's baseline.
     for (int round = 0; round < repeat; ++round)
         for (Contender& c : contenders) c.samples.push_back(measureOnIdleDisk(c.work, c.output));
     std::filesystem::remove(out + ".json");
     std::filesystem::remove(out + ".msgpack");
+    std::filesystem::remove(out + ".copy");
 
     std::printf("%-30s %10s %10s %10s %12s %12s\n", "contender", "input MiB", "time s", "peak MiB", "RSS/input",
                 "time/base");
