@@ -121,8 +121,9 @@ bool ours(const std::string& path, ptoplug::ir::Format outFormat) {
 bool copyFile(const std::string& path, const std::string& out) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    const auto size = static_cast<size_t>(::lseek(fd, 0, SEEK_END));
-    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    const off_t end = ::lseek(fd, 0, SEEK_END);
+    const auto size = static_cast<size_t>(end);
+    void* bytes = end > 0 ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
     ::close(fd);
     if (bytes == MAP_FAILED) return false;
     auto err = ptoplug::io::writeOutput(out, [&](ptoplug::ir::Sink& sink) {

@@ -162,6 +162,13 @@ inline constexpr auto kKeyFields = [] {
     return f;
 }();
 static_assert(PTO_FIELD_NAME_HINT <= UINT8_MAX);
+static_assert(
+    [] {
+        for (uint32_t field = 1; field < kFieldKeys.size(); ++field)
+            if (kKeyFields[kFieldKeys[field]] != field) return false;
+        return true;
+    }(),
+    "each pto_field has a key of its own");
 
 // The ABI field id of an interned key: its pto_field value if the ABI names it, else a dynamic id.
 inline uint32_t fieldIdOf(uint32_t key) {
