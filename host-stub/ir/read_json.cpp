@@ -52,8 +52,7 @@ public:
         const Ch* p = src_;
         for (; end_ - p >= 8; p += 8) {
             const uint64_t w = word::load(p);
-            if (const uint64_t marks =
-                    word::bytesEqual(w, '"') | word::bytesEqual(w, '\\') | word::bytesBelow(w, 0x20)) {
+            if (const uint64_t marks = word::jsonSpecialBytes(w)) {
                 p += word::firstMarked(marks);
                 break;
             }

@@ -24,6 +24,10 @@ inline uint64_t bytesBelow(uint64_t w, uint8_t n) { return (w - kOnes * n) & ~w 
 /// The same for the bytes equal to `c`.
 inline uint64_t bytesEqual(uint64_t w, char c) { return bytesBelow(w ^ (kOnes * static_cast<uint8_t>(c)), 1); }
 
+/// The bytes a JSON string cannot hold as they are (a control character, '"' or '\\') marked: the
+/// writer escapes them, the reader stops its bulk copy at the first.
+inline uint64_t jsonSpecialBytes(uint64_t w) { return bytesBelow(w, 0x20) | bytesEqual(w, '"') | bytesEqual(w, '\\'); }
+
 /// The index of the first marked byte of a nonzero mark.
 inline unsigned firstMarked(uint64_t marks) { return static_cast<unsigned>(__builtin_ctzll(marks)) / 8; }
 
