@@ -7,10 +7,12 @@
 namespace ptoplug::ir {
 
 bool isValidUtf8(std::string_view s) {
+    // Nearly all of a program's text is ASCII: that is settled a word at a time.
+    if (!word::anyMarked(s.data(), s.size(), 'a', [](uint64_t w) { return w & word::kHighs; })) return true;
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const unsigned char* end = p + s.size();
     while (p < end) {
-        // Eight ASCII bytes at a time: nearly all of a program's text is ASCII.
+        // Past the ASCII runs of the rest a word at a time.
         if (end - p >= 8 && (word::load(reinterpret_cast<const char*>(p)) & word::kHighs) == 0) {
             p += 8;
             continue;

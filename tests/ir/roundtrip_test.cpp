@@ -232,6 +232,32 @@ TEST(JsonStrings, EscapesAreWrittenWhereverTheyAreAndReadBack) {
     }
 }
 
+// Both UTF-8 checks settle ASCII a word at a time, a short string in one gathered word (word::anyMarked):
+// a byte that is not UTF-8, at each place in strings around a word's length, is refused by the writer
+// and, in JSON text, by the reader; a two-byte character at the same places passes both.
+TEST(JsonStrings, InvalidUtf8IsFoundAtEveryPlace) {
+    for (size_t length = 0; length <= 20; ++length) {
+        for (size_t at = 0; at <= length; ++at) {
+            std::string text(length, 'x');
+            for (size_t i = 0; i < length; ++i) text[i] = static_cast<char>('a' + i);
+            std::string bad = text;
+            bad.insert(at, "\xff");
+            std::string good = text;
+            good.insert(at, "\xc3\xa9");
+            const NameRoundTrip refused = roundTripName(bad);
+            ASSERT_TRUE(refused.json.empty()) << "length " << length << " at " << at;
+            EXPECT_NE(refused.readBack.find("not valid UTF-8"), std::string::npos) << refused.readBack;
+            const NameRoundTrip kept = roundTripName(good);
+            ASSERT_EQ(kept.readBack, good) << kept.json;
+            std::string badJson = kept.json;
+            badJson.replace(badJson.find(good), good.size(), bad);
+            auto read = readDocument(badJson, Format::Json, "bad.json");
+            ASSERT_FALSE(read.ok()) << "length " << length << " at " << at;
+            EXPECT_NE(read.error().message.find("not valid UTF-8"), std::string::npos) << read.error().format();
+        }
+    }
+}
+
 // The reader takes a string's plain bytes eight at a time (read_json.cpp): each byte that ends such a run,
 // at each place in strings around that length, reads back as it was.
 TEST(JsonStrings, EveryEscapeAtEveryPlaceReadsBack) {
