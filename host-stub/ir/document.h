@@ -16,6 +16,7 @@
 
 #include "ir/arena.h"
 #include "ir/known_names.h"
+#include "ir/word_scan.h"
 
 namespace ptoplug::ir {
 
@@ -257,18 +258,11 @@ struct NameKey {
     uint64_t tail = 0;
 
     explicit NameKey(std::string_view s) : text(s) {
-        const size_t n = s.size();
-        auto load = [&](size_t at, auto word) {
-            std::memcpy(&word, s.data() + at, sizeof word);
-            return word;
-        };
-        if (n >= 8) {
-            head = load(0, uint64_t{});
-            tail = load(n - 8, uint64_t{});
-        } else if (n >= 4) {  // two overlapping words cover every byte
-            head = load(0, uint32_t{}) | uint64_t{load(n - 4, uint32_t{})} << 32;
+        if (s.size() < 8) {
+            head = word::loadShort(s.data(), s.size());
         } else {
-            for (size_t i = 0; i < n; ++i) head = head << 8 | static_cast<unsigned char>(s[i]);
+            head = word::load(s.data());
+            tail = word::load(s.data() + s.size() - 8);
         }
     }
     bool operator==(const NameKey& o) const {

@@ -29,28 +29,32 @@ inline uint64_t bytesEqual(uint64_t w, char c) { return bytesBelow(w ^ (kOnes * 
 /// writer escapes them, the reader stops its bulk copy at the first.
 inline uint64_t jsonSpecialBytes(uint64_t w) { return bytesBelow(w, 0x20) | bytesEqual(w, '"') | bytesEqual(w, '\\'); }
 
-/// Whether `marks` (one of the tests above, or any that marks bytes independently) marks a byte of
-/// [p, p + n), looking at whole words only: the last word overlaps the one before it, and a string
-/// shorter than a word is gathered into one (each byte once or twice, the rest `pad`, a byte no test
-/// marks). Most strings of a program are shorter than a word, and their byte loops ran into a branch
-/// mispredicted at every string's end.
-template <class Marks>
-inline bool anyMarked(const char* p, size_t n, char pad, Marks marks) {
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 <= n; i += 8)
-            if (marks(load(p + i))) return true;
-        return n % 8 != 0 && marks(load(p + n - 8));
-    }
-    if (n >= 4) {
+/// For n < 8: every byte of [p, p + n) in one word (some twice), the other bytes `pad`. Given n, different
+/// bytes give different words: a short string is compared, hashed or tested in one step, not byte by byte.
+inline uint64_t loadShort(const char* p, size_t n, char pad = 0) {
+    if (n >= 4) {  // two overlapping halves
         uint32_t head = 0;
         uint32_t tail = 0;
         std::memcpy(&head, p, 4);
         std::memcpy(&tail, p + n - 4, 4);
-        return marks(head | uint64_t{tail} << 32) != 0;
+        return head | uint64_t{tail} << 32;
     }
-    if (n == 0) return false;
+    const uint64_t padding = kOnes * static_cast<uint8_t>(pad);
+    if (n == 0) return padding;
     const auto byte = [&](size_t i) { return uint64_t{static_cast<uint8_t>(p[i])}; };
-    return marks(byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16 | (kOnes * static_cast<uint8_t>(pad)) << 24) != 0;
+    return byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16 | padding << 24;
+}
+
+/// Whether `marks` (one of the tests above, or any that marks bytes independently) marks a byte of
+/// [p, p + n), looking at whole words only: the last overlaps the one before it, and a string shorter
+/// than a word is one loadShort padded with `pad`, a byte `marks` does not mark. Most strings of a
+/// program are shorter than a word, and byte loops mispredicted a branch at every string's end.
+template <class Marks>
+inline bool anyMarked(const char* p, size_t n, char pad, Marks marks) {
+    if (n < 8) return n != 0 && marks(loadShort(p, n, pad)) != 0;
+    for (size_t i = 0; i + 8 <= n; i += 8)
+        if (marks(load(p + i))) return true;
+    return n % 8 != 0 && marks(load(p + n - 8));
 }
 
 /// The index of the first marked byte of a nonzero mark.
