@@ -84,12 +84,6 @@ Sample medianOf(std::vector<Sample> samples) {
     return m;
 }
 
-Sample median(const std::function<bool()>& work, int repeat, const std::string& output = {}) {
-    std::vector<Sample> samples;
-    for (int i = 0; i < repeat; ++i) samples.push_back(measureOnIdleDisk(work, output));
-    return medianOf(std::move(samples));
-}
-
 bool nlohmannParseDump(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream buffer;
@@ -166,17 +160,16 @@ long fileKiB(const std::string& path) {
 }  // namespace
 
 // --scaling: `pto-host run` on generated MessagePack programs of each size. Linear growth is 10x time
-// and memory per 10x functions; the report normalizes each step to that.
+// and memory per 10x functions; the report normalizes each step to that. Every size runs once per round,
+// as the contenders do: this machine's speed drifts within minutes, and sizes measured one after another
+// compared one minute's speed with another's.
 int scalingReport(const std::vector<int>& sizes, int repeat) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pto-bench-io-scaling";
     std::filesystem::create_directories(dir);
-    std::printf("%10s %10s %10s %10s %14s %14s\n", "functions", "input MiB", "time s", "peak MiB", "time per 10x",
-                "memory per 10x");
-    double prevTime = 0, prevPeak = 0;
-    int prevSize = 0;
-    bool ok = true;
+    const std::string out = (dir / "out.msgpack").string();
+    std::vector<std::string> inputs;
     for (int n : sizes) {
-        const std::string in = (dir / ("p" + std::to_string(n) + ".msgpack")).string();
+        const std::string& in = inputs.emplace_back((dir / ("p" + std::to_string(n) + ".msgpack")).string());
         // Generated in a child: memory the generator leaves in this process would be inherited by every
         // measured child and counted in its peak.
         ptoplug::io::ChildRun generated = ptoplug::io::runInChild(
@@ -189,8 +182,20 @@ int scalingReport(const std::vector<int>& sizes, int repeat) {
             },
             0);
         if (!generated.end.exitedWith(0)) return 1;
-        const std::string out = (dir / "out.msgpack").string();
-        Sample s = median([&] { return hostRun(in, out); }, repeat, out);
+    }
+    std::vector<std::vector<Sample>> samples(sizes.size());
+    for (int round = 0; round < repeat; ++round)
+        for (size_t i = 0; i < sizes.size(); ++i)
+            samples[i].push_back(measureOnIdleDisk([&] { return hostRun(inputs[i], out); }, out));
+
+    std::printf("%10s %10s %10s %10s %14s %14s\n", "functions", "input MiB", "time s", "peak MiB", "time per 10x",
+                "memory per 10x");
+    double prevTime = 0, prevPeak = 0;
+    int prevSize = 0;
+    bool ok = true;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const int n = sizes[i];
+        const Sample s = medianOf(samples[i]);
         ok = ok && s.ok;
         const double peak = s.peakKiB / 1024.0;
         char t[32] = "-", m[32] = "-";
@@ -199,11 +204,9 @@ int scalingReport(const std::vector<int>& sizes, int repeat) {
             std::snprintf(t, sizeof t, "%.2fx", s.seconds / prevTime * scale);
             std::snprintf(m, sizeof m, "%.2fx", peak / prevPeak * scale);
         }
-        std::printf("%10d %10.1f %10.3f %10.1f %14s %14s%s\n", n, fileKiB(in) / 1024.0, s.seconds, peak, t, m,
+        std::printf("%10d %10.1f %10.3f %10.1f %14s %14s%s\n", n, fileKiB(inputs[i]) / 1024.0, s.seconds, peak, t, m,
                     s.ok ? "" : "  FAILED");
         prevTime = s.seconds, prevPeak = peak, prevSize = n;
-        std::filesystem::remove(in);
-        std::filesystem::remove(out);
     }
     std::filesystem::remove_all(dir);
     return ok ? 0 : 1;
