@@ -276,6 +276,7 @@ int main(int argc, char** argv) {
         char ratio[32] = "-";
         if (!noBaseline) {
             std::vector<double> ratios;
+            ratios.reserve(static_cast<size_t>(repeat));
             for (int round = 0; round < repeat; ++round)
                 ratios.push_back(c.samples[round].seconds / contenders[0].samples[round].seconds);
             std::sort(ratios.begin(), ratios.end());
