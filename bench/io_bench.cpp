@@ -162,7 +162,7 @@ long fileKiB(const std::string& path) {
 // --scaling: `pto-host run` on generated MessagePack programs of each size. Linear growth is 10x time
 // and memory per 10x functions; the report normalizes each step to that. Every size runs once per round,
 // as the contenders do: this machine's speed drifts within minutes, and sizes measured one after another
-// compared one minute's speed with another's.
+// compared one minute's speed with another's. So every input exists at once (1 GB for the default sizes).
 int scalingReport(const std::vector<int>& sizes, int repeat) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pto-bench-io-scaling";
     std::filesystem::create_directories(dir);
