@@ -8,12 +8,12 @@ namespace ptoplug::ir {
 
 bool isValidUtf8(std::string_view s) {
     // Nearly all of a program's text is ASCII: that is settled a word at a time.
-    if (!word::anyMarked(s.data(), s.size(), 'a', [](uint64_t w) { return w & word::kHighs; })) return true;
+    if (!word::anyMarked(s.data(), s.size(), word::nonAsciiBytes)) return true;
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const unsigned char* end = p + s.size();
     while (p < end) {
         // Past the ASCII runs of the rest a word at a time.
-        if (end - p >= 8 && (word::load(reinterpret_cast<const char*>(p)) & word::kHighs) == 0) {
+        if (end - p >= 8 && !word::nonAsciiBytes(word::load(reinterpret_cast<const char*>(p)))) {
             p += 8;
             continue;
         }

@@ -29,6 +29,9 @@ inline uint64_t bytesEqual(uint64_t w, char c) { return bytesBelow(w ^ (kOnes * 
 /// writer escapes them, the reader stops its bulk copy at the first.
 inline uint64_t jsonSpecialBytes(uint64_t w) { return bytesBelow(w, 0x20) | bytesEqual(w, '"') | bytesEqual(w, '\\'); }
 
+/// The bytes that are not ASCII (high bit set) marked.
+inline uint64_t nonAsciiBytes(uint64_t w) { return w & kHighs; }
+
 /// For n < 8: every byte of [p, p + n) in one word (some twice), the other bytes `pad`. Given n, different
 /// bytes give different words: a short string is compared, hashed or tested in one step, not byte by byte.
 inline uint64_t loadShort(const char* p, size_t n, char pad = 0) {
@@ -45,13 +48,13 @@ inline uint64_t loadShort(const char* p, size_t n, char pad = 0) {
     return byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16 | padding << 24;
 }
 
-/// Whether `marks` (one of the tests above, or any that marks bytes independently) marks a byte of
-/// [p, p + n), looking at whole words only: the last overlaps the one before it, and a string shorter
-/// than a word is one loadShort padded with `pad`, a byte `marks` does not mark. Most strings of a
-/// program are shorter than a word, and byte loops mispredicted a branch at every string's end.
+/// Whether `marks` (one of the tests above, or any that marks bytes independently and leaves 'a' unmarked)
+/// marks a byte of [p, p + n), looking at whole words only: the last overlaps the one before it, and a
+/// string shorter than a word is one loadShort padded with 'a'. Most strings of a program are shorter than
+/// a word, and byte loops mispredicted a branch at every string's end.
 template <class Marks>
-inline bool anyMarked(const char* p, size_t n, char pad, Marks marks) {
-    if (n < 8) return n != 0 && marks(loadShort(p, n, pad)) != 0;
+inline bool anyMarked(const char* p, size_t n, Marks marks) {
+    if (n < 8) return n != 0 && marks(loadShort(p, n, 'a')) != 0;
     for (size_t i = 0; i + 8 <= n; i += 8)
         if (marks(load(p + i))) return true;
     return n % 8 != 0 && marks(load(p + n - 8));

@@ -265,7 +265,7 @@ private:
 
     void quoted(std::string_view s) {
         sink_.put('"');
-        if (!word::anyMarked(s.data(), s.size(), 'a', word::jsonSpecialBytes)) {
+        if (!word::anyMarked(s.data(), s.size(), word::jsonSpecialBytes)) {
             sink_.write(s.data(), s.size());
             return sink_.put('"');
         }
