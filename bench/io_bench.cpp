@@ -181,7 +181,10 @@ int scalingReport(const std::vector<int>& sizes, int repeat) {
                 return written ? 1 : 0;
             },
             0);
-        if (!generated.end.exitedWith(0)) return 1;
+        if (!generated.end.exitedWith(0)) {
+            std::filesystem::remove_all(dir);  // the sizes generated so far are up to 1 GB
+            return 1;
+        }
     }
     std::vector<std::vector<Sample>> samples(sizes.size());
     for (int round = 0; round < repeat; ++round)
