@@ -26,8 +26,8 @@
 
 #include <filesystem>
 
+#include "base/allocator.h"
 #include "driver/process_file.h"
-#include "io/allocator.h"
 #include "io/output_file.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
@@ -96,7 +96,7 @@ bool nlohmannParseDump(const std::string& path) {
 
 bool ours(const std::string& path, ptoplug::ir::Format outFormat) {
     using namespace ptoplug::ir;
-    ptoplug::io::returnLargeBlocksWhenFreed();  // as pto-host does
+    ptoplug::returnLargeBlocksWhenFreed();  // as pto-host does
     auto doc = readFile(path);
     if (!doc) {
         std::cerr << doc.error().format() << "\n";
@@ -146,7 +146,7 @@ const ptoplug::host::Pipeline& pipeline() {
 }
 
 bool hostRun(const std::string& path, const std::string& out) {
-    ptoplug::io::returnLargeBlocksWhenFreed();  // as pto-host does
+    ptoplug::returnLargeBlocksWhenFreed();  // as pto-host does
     ptoplug::host::FileReport r = ptoplug::host::processFile(pipeline(), path, out, ptoplug::host::FileOptions{});
     if (r.exitCode != 0) std::cerr << r.messages;
     return r.exitCode == 0;

@@ -4,8 +4,8 @@
 #include <csignal>
 #include <iostream>
 
+#include "base/allocator.h"
 #include "cli/cli.h"
-#include "io/allocator.h"
 #include "io/output_file.h"
 
 int main(int argc, char** argv) try {
@@ -14,7 +14,7 @@ int main(int argc, char** argv) try {
     io::reserveStdoutForHost();
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGXFSZ, SIG_IGN);
-    io::returnLargeBlocksWhenFreed();
+    returnLargeBlocksWhenFreed();
     CLI::App app{"pto-host: run pass plugins over serialized pypto IR (MessagePack or JSON)"};
     app.set_version_flag("--version", std::string("pto-host 0.1.0 (ptoplug ABI ") + std::to_string(PTO_ABI_MAJOR) +
                                           "." + std::to_string(PTO_ABI_MINOR) + ")");

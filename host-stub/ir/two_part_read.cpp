@@ -3,9 +3,8 @@
 #include <new>
 #include <system_error>
 #include <thread>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
+
+#include "base/allocator.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -87,12 +86,10 @@ std::unique_ptr<Document> readInTwoParts(std::string_view bytes, const ConsumedI
     lap(steps, "join the parts");
     bool ok = builder.finish();
     lap(steps, "resolve and validate");
-#ifdef __GLIBC__
     // The other thread's malloc arena keeps the pages its builder freed (and, unless the program fixed
     // malloc's mmap threshold, freeing the other part's large tables moved it up, so the heap keeps the
     // tables freed since): they go back here, since peak memory is time.
-    ::malloc_trim(0);
-#endif
+    returnFreedHeapPages();
     return ok ? std::move(doc) : nullptr;
 }
 

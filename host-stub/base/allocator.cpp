@@ -1,11 +1,11 @@
-#include "io/allocator.h"
+#include "base/allocator.h"
 
 #include <cstdlib>  // defines __GLIBC__ where malloc is glibc's
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
-namespace ptoplug::io {
+namespace ptoplug {
 
 void returnLargeBlocksWhenFreed() {
 #ifdef __GLIBC__
@@ -13,4 +13,10 @@ void returnLargeBlocksWhenFreed() {
 #endif
 }
 
-}  // namespace ptoplug::io
+void returnFreedHeapPages() {
+#ifdef __GLIBC__
+    ::malloc_trim(0);
+#endif
+}
+
+}  // namespace ptoplug
