@@ -39,17 +39,22 @@ void UniqueNamer::clear() {
     if (!nextSuffix_.empty()) nextSuffix_.clear();
 }
 
+bool UniqueNamer::isUsed(const std::string& name) const { return !used_.empty() && used_.contains(name); }
+
 std::string UniqueNamer::make(std::string_view base) {
     std::string candidate;
-    candidate.reserve(base.size() + kSuffix.size() + 4);
+    candidate.reserve(base.size() + kSuffix.size() + 8);
     candidate.append(base).append(kSuffix);
-    if (used_.insert(candidate).second) return candidate;
-    uint64_t& k = nextSuffix_.try_emplace(candidate, 1).first->second;
-    size_t stem = candidate.size();
+    uint64_t& k = nextSuffix_.try_emplace(candidate, 0).first->second;
+    if (k == 0) {
+        k = 1;
+        if (!isUsed(candidate)) return candidate;
+    }
+    const size_t stem = candidate.size();
     for (;; ++k) {
         candidate.resize(stem);
         candidate.append("_").append(std::to_string(k));
-        if (used_.insert(candidate).second) break;
+        if (!isUsed(candidate)) break;
     }
     ++k;
     return candidate;

@@ -18,27 +18,32 @@ std::string_view autoNameBase(std::string_view name);
 ///
 /// Only names that end in "_ctx" or "_ctx_<digits>" can ever equal a candidate, so `use` keeps only
 /// those: a body's thousands of other names cost a suffix test each instead of a hash insert.
-/// pypto restarts at _1 for every name (quadratic for thousands of names of one base); this
-/// remembers where each candidate's search stopped, which gives the identical names because the
-/// used set only grows and suffixed names never equal a candidate unless they were already used.
+/// pypto restarts at _1 for every name and adds each name it makes to the used set. This keeps, per
+/// candidate, where its search stopped instead, and never stores the names it makes: every name below
+/// that point is taken (used or made), a name of one candidate's family ("c", "c_<digits>") never equals
+/// one of another's (the digits after the last "_ctx_" tell the family), and all `use` calls come before
+/// the first `make` of a function. So the names are pypto's, and a host function that makes 400,000
+/// contexts of two tensors keeps two entries, not a set of 400,000 strings (that set and freeing it were
+/// a third of the pass there, and grew faster than the function).
 class UniqueNamer {
 public:
+    /// A name the function already has. Call every `use` before the first `make` (after `clear`).
     void use(std::string_view name);
     /// Whether `use(name)` would keep the name: only those can ever equal a candidate.
     static bool mayClash(std::string_view name);
     std::string make(std::string_view base);
     /// Forgets every name (keeping the memory).
     void clear();
-    /// Room for `count` more names made.
-    void reserve(size_t count) { used_.reserve(used_.size() + count); }
 
 private:
+    /// Most functions use no name that may clash: then nothing is hashed.
+    bool isUsed(const std::string& name) const;
     struct Hash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
     };
-    using Set = std::unordered_set<std::string, Hash, std::equal_to<>>;
-    Set used_;
+    std::unordered_set<std::string, Hash, std::equal_to<>> used_;  ///< names from `use` that may clash
+    /// Per candidate made so far: the next suffix to try (0: the candidate itself is still to be tried).
     std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> nextSuffix_;
 };
 

@@ -400,7 +400,6 @@ void FunctionRewriter::apply() {
 
     // The ctx params are named first (§3.3), then the synthesized contexts in the order of the walk (§5.4).
     if (!commCtx_) commCtx_ = h_.singletonType(PTO_TYPE_COMM_CTX);
-    names_.reserve(paramCtxCount_ + syntheses_.size());
     ctx_.clear();
     for (CtxId k = 0; k < paramCtxCount_; ++k) {
         const DistParam& dist = plan_->distParams[k];
