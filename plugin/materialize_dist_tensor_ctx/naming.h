@@ -31,6 +31,7 @@ public:
     void use(std::string_view name);
     /// Whether `use(name)` would keep the name: only those can ever equal a candidate.
     static bool mayClash(std::string_view name);
+    /// `base` is kept (not copied) until `clear`: a name of the program, which outlives the pass.
     std::string make(std::string_view base);
     /// Forgets every name (keeping the memory).
     void clear();
@@ -43,8 +44,9 @@ private:
         size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
     };
     std::unordered_set<std::string, Hash, std::equal_to<>> used_;  ///< names from `use` that may clash
-    /// Per candidate made so far: the next suffix to try (0: the candidate itself is still to be tried).
-    std::unordered_map<std::string, uint64_t, Hash, std::equal_to<>> nextSuffix_;
+    /// Per base made so far: the next suffix to try (0: the candidate itself is still to be tried). Keyed
+    /// by the base (one candidate per base), so that making a name copies nothing into the table.
+    std::unordered_map<std::string_view, uint64_t> nextSuffix_;
 };
 
 }  // namespace ptoplug::mdtc
