@@ -52,7 +52,7 @@ RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*
         if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;
     }
     // What the plugin and this run's tables freed would stay resident beside the pages the host's next
-    // phase touches (the check, the write): on the 10,000-function program, 3.5 MiB of the peak.
+    // phase touches (the check, the write): on the 10,000-function program 3.5 MiB, 1.3 of it at the peak.
     returnFreedHeapPages();
     return outcome;
 }
