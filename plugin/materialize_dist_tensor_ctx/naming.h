@@ -39,11 +39,7 @@ public:
 private:
     /// Most functions use no name that may clash: then nothing is hashed.
     bool isUsed(const std::string& name) const;
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-    };
-    std::unordered_set<std::string, Hash, std::equal_to<>> used_;  ///< names from `use` that may clash
+    std::unordered_set<std::string> used_;  ///< names from `use` that may clash
     /// Per base made so far: the next suffix to try (0: the candidate itself is still to be tried). Keyed
     /// by the base (one candidate per base), so that making a name copies nothing into the table.
     std::unordered_map<std::string_view, uint64_t> nextSuffix_;
