@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "driver/output_writer.h"
 #include "io/output_file.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
@@ -51,18 +52,22 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
     return properties;
 }
 
+FileReport outputFailure(Error err, const std::string& output, const FileOptions& options) {
+    if (err.file.empty()) err.file = output;
+    FileReport report;
+    report.exitCode = kExitOutput;
+    report.messages = formatError(err, options.diagnostics);
+    return report;
+}
+
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
                         StepTimes* steps, const ir::Layout* layout) {
-    FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
     if (auto err = io::writeOutput(
             output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps, layout); }, steps,
-            options.durability)) {
-        if (err->file.empty()) err->file = output;
-        report.exitCode = kExitOutput;
-        report.messages = formatError(*err, options.diagnostics);
-    }
-    return report;
+            options.durability))
+        return outputFailure(*err, output, options);
+    return {};
 }
 
 void PhaseTimer::lap(FileReport& report, const std::string& what) {
@@ -89,7 +94,7 @@ void PhaseTimer::total(FileReport& report) {
 }
 
 FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
-                       WorkerProgress* progress, PhaseTimer* timer, std::optional<ir::Layout>* layout) {
+                       WorkerProgress* progress, PhaseTimer* timer, OutputWriter* output) {
     auto enter = [&](Phase phase, int stage = -1, int property = -1) {
         if (progress) progress->enter(phase, stage, property);
     };
@@ -186,7 +191,7 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         // A pass may only produce what the readers accept: anything else must not reach a file.
         enter(Phase::Check, index);
         // After the last pass the program is final: its layout for writing doubles as the graph check.
-        auto broken = ir::checkStructure(doc, i == lastPass ? layout : nullptr);
+        auto broken = i == lastPass && output ? output->checkLastPass(doc) : ir::checkStructure(doc);
         timed("structural check after " + stage.name);
         if (broken && options.printAfterFailure)
             report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
@@ -217,12 +222,12 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     const std::string name = input == "-" ? "<stdin>" : input;
     FileReport read;
     timer.lap(read, "read and validate " + name);
-    std::optional<ir::Layout> layout;
-    FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer, &layout);
+    OutputWriter writer(**doc, output, options);
+    FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer, &writer);
     report.messages.insert(0, read.messages);
-    if (report.exitCode != kExitOk || !options.runPasses) return report;
+    if (report.exitCode != kExitOk || !options.runPasses) return report;  // the writer withdraws its output
     if (progress) progress->enter(Phase::Write);
-    FileReport written = writeProgram(**doc, output, options, timer.steps(), layout ? &*layout : nullptr);
+    FileReport written = writer.finish(true, timer.steps());
     timer.lap(written, "write " + output);
     timer.total(written);
     report.exitCode = written.exitCode;

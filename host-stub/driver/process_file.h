@@ -72,14 +72,15 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
+class OutputWriter;
+
 /// Runs the plugin stages of `pipeline` (and their verifiers, and the host's structural check after
 /// each) over `doc` in place; `name` names it in diagnostics. With options.runPasses false, only the
-/// verifiers of options.verifyProperties run. Runs plugin code in this process. `layout`, if given, gets
-/// the layout for writing the program as the last pass left it, when the check after that pass made it
-/// on the way (ir::checkStructure); it stays empty otherwise.
+/// verifiers of options.verifyProperties run. Runs plugin code in this process. `output`, if given, gets
+/// the program laid out for writing by the check after the last pass, and may begin writing it then
+/// (driver/output_writer.h); the caller finishes it with the verdict.
 FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipeline& pipeline, const FileOptions& options,
-                       WorkerProgress* progress = nullptr, PhaseTimer* timer = nullptr,
-                       std::optional<ir::Layout>* layout = nullptr);
+                       WorkerProgress* progress = nullptr, PhaseTimer* timer = nullptr, OutputWriter* output = nullptr);
 
 /// Runs `input` through `pipeline` and writes `output` atomically ("-" = stdout); nothing is written
 /// when the file fails. After every pass the host checks the program's structure, so that a plugin
@@ -95,5 +96,8 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
 /// `layout`: `doc`'s own, if made already (see ir::writeDocument).
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
                         StepTimes* steps = nullptr, const ir::Layout* layout = nullptr);
+
+/// The report of an output that could not be written: `err` names `output` unless it names a file already.
+FileReport outputFailure(Error err, const std::string& output, const FileOptions& options);
 
 }  // namespace ptoplug::host

@@ -169,30 +169,47 @@ std::string temporaryPathFor(const std::string& path, pid_t pid) {
     return (target.parent_path() / (".ptoplug-" + std::to_string(pid) + ".tmp")).string();
 }
 
+namespace {
+
+// Where writeOutput puts the bytes for `path`.
+struct Target {
+    enum Kind { Stdout, Directory, Stream, Regular } kind;
+    std::string path;  ///< a link to an existing file resolved: that file is the output (the link stays a link)
+    mode_t mode = 0;   ///< a regular target's mode to keep (or a new file's)
+};
+
+Target targetOf(const std::string& path) {
+    if (isStdoutPath(path)) return {Target::Stdout, path};
+    struct stat st {};
+    std::string target = path;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        fs::path resolved = fs::canonical(path, ec);
+        if (!ec) target = resolved.string();
+    }
+    if (::stat(target.c_str(), &st) != 0) return {Target::Regular, target, newFileMode()};
+    if (S_ISDIR(st.st_mode)) return {Target::Directory, target};
+    if (!S_ISREG(st.st_mode)) return {Target::Stream, target};
+    return {Target::Regular, target, static_cast<mode_t>(st.st_mode & 07777)};
+}
+
+}  // namespace
+
+bool canWithdraw(const std::string& path) { return targetOf(path).kind == Target::Regular; }
+
 Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps,
                    Durability durability) {
     Status result;
     const char* lastStep = "flush";  // what follows the produced bytes: only a regular file is named (and synced)
-    if (isStdoutPath(path)) {
-        result = produceInto(hostStdout(), "<stdout>", produce);
-    } else {
-        struct stat st {};
-        std::string target = path;
-        if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-            // A link to an existing file: that file is the output (the link stays a link).
-            std::error_code ec;
-            fs::path resolved = fs::canonical(path, ec);
-            if (!ec) target = resolved.string();
-        }
-        bool exists = ::stat(target.c_str(), &st) == 0;
-        if (exists && S_ISDIR(st.st_mode)) {
-            result = fsError(path, "the output is a directory", EISDIR);
-        } else if (exists && !S_ISREG(st.st_mode)) {
-            result = writeStream(target, produce);
-        } else {
-            result = writeRegular(target, exists ? st.st_mode & 07777 : newFileMode(), produce, durability);
+    const Target target = targetOf(path);
+    switch (target.kind) {
+        case Target::Stdout: result = produceInto(hostStdout(), "<stdout>", produce); break;
+        case Target::Directory: result = fsError(path, "the output is a directory", EISDIR); break;
+        case Target::Stream: result = writeStream(target.path, produce); break;
+        case Target::Regular:
+            result = writeRegular(target.path, target.mode, produce, durability);
             lastStep = durability == Durability::Synced ? "sync and name the file" : "name the file";
-        }
+            break;
     }
     lap(steps, lastStep);
     if (result && result->file.empty()) result->file = path;

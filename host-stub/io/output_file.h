@@ -38,6 +38,10 @@ enum class Durability {
 Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps = nullptr,
                    Durability durability = Durability::Atomic);
 
+/// Whether writeOutput(path) could still withdraw the output when `produce` fails after writing bytes: a
+/// regular file (or a new one), named only when complete. Not stdout, a pipe, a FIFO or a device.
+bool canWithdraw(const std::string& path);
+
 /// The name of the temporary that process `pid` uses beside `path` while it writes it (only when the
 /// file system has no O_TMPFILE, or to replace an existing file): a parent that kills a writer removes
 /// exactly this, never another run's files.

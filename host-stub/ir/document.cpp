@@ -7,7 +7,9 @@
 namespace ptoplug::ir {
 
 KeyTable::KeyTable(Arena& arena) : arena_(arena) {
-    names_.reserve(K::kCount + 32);
+    // Reserved whole (1 MiB of address space, touched as names come), so that names never move: the
+    // writer may read one while a verifier's run interns another (driver/write_behind.h).
+    names_.reserve(kMaxNames);
     for (std::string_view n : kKnownNames) intern(n);
 }
 
@@ -35,7 +37,12 @@ uint32_t KeyTable::intern(std::string_view name) {
     return id;
 }
 
-Document::Document() : keys_(arena_) {}
+namespace {
+constexpr uint32_t kMaxPackedFiles = UINT16_MAX;
+}  // namespace
+
+// Reserved whole, as KeyTable's names are, for the same reason.
+Document::Document() : keys_(arena_) { spanFiles_.reserve(kMaxPackedFiles); }
 
 bool isAttrEntry(const Value& item, std::string_view name) {
     if (item.kind != Kind::Map || !item.m->find(K::value)) return false;
@@ -84,7 +91,6 @@ Map* Document::newMap(uint32_t capacity) {
 }
 
 namespace {
-constexpr uint32_t kMaxPackedFiles = UINT16_MAX;
 constexpr int32_t kMaxPackedColumn = UINT16_MAX - 1;
 // Coordinates are stored plus one, so that pypto's "unknown" (-1) packs as 0.
 uint64_t biased(int32_t x) { return static_cast<uint64_t>(static_cast<int64_t>(x) + 1); }

@@ -88,37 +88,35 @@ private:
     void visitNode(const Value& occurrence, uint32_t depth) {
         if (failed_) return;
         const Node& n = *occurrence.n;
-        uint32_t& id = layout_.ids[n.index];
-        const Value*& fullAt = layout_.fullAt[n.index];
         if (++depth > kMaxNodeDepth) return fail();
         switch (M) {
             case Mode::Ids:
-                if (id != UINT32_MAX) return checkNotOnStack(n);
-                id = nextId_++;
+                if (layout_.id(n.index) != Layout::kNoId) return checkNotOnStack(n);
+                layout_.setId(n.index, nextId_++);
                 return descend<Mode::Ids>(n, depth);
             case Mode::Place:
-                if (fullAt) return;
-                placeAt(fullAt, occurrence);
+                if (layout_.fullAt(n.index)) return;
+                placeAt(n, occurrence);
                 return descend<Mode::Place>(n, depth);
             case Mode::Both: {
-                const bool numbers = id == UINT32_MAX, places = !fullAt;
+                const bool numbers = layout_.id(n.index) == Layout::kNoId, places = !layout_.fullAt(n.index);
                 if (!numbers) checkNotOnStack(n);
-                if (numbers) id = nextId_++;
-                if (places) placeAt(fullAt, occurrence);
+                if (numbers) layout_.setId(n.index, nextId_++);
+                if (places) placeAt(n, occurrence);
                 if (numbers && places) return descend<Mode::Both>(n, depth);
                 if (numbers) return descend<Mode::Ids>(n, depth);
                 if (places) return descend<Mode::Place>(n, depth);
                 return;
             }
             case Mode::Remaining:
-                if (!fullAt) placeAt(fullAt, occurrence);
-                if (fullAt == &occurrence) descend<Mode::Remaining>(n, depth);
+                if (!layout_.fullAt(n.index)) placeAt(n, occurrence);
+                if (layout_.fullAt(n.index) == &occurrence) descend<Mode::Remaining>(n, depth);
                 return;
         }
     }
 
-    void placeAt(const Value*& fullAt, const Value& occurrence) {
-        fullAt = &occurrence;
+    void placeAt(const Node& n, const Value& occurrence) {
+        layout_.setFullAt(n.index, &occurrence);
         ++placed_;
     }
 
@@ -165,27 +163,8 @@ private:
     bool failed_ = false;
 };
 
-Layout emptyLayout(const Document& doc) {
-    Layout layout;
-    layout.ids.assign(doc.nodes().size(), UINT32_MAX);
-    layout.fullAt.assign(doc.nodes().size(), nullptr);
-    return layout;
-}
-
-}  // namespace
-
-std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
-    // The combined walk takes half again the time of one order's walk (both are bound by memory latency),
-    // and two walks at once take as long as one: a large document needing no check is walked in each order
-    // apart.
-    if (!checkGraph && doc.nodes().size() >= kParallelWalkNodes) return computeLayoutApart(doc);
-    Layout layout = emptyLayout(doc);
-    if (!Placer(layout, doc, checkGraph).run(doc.root())) return std::nullopt;
-    return layout;
-}
-
-std::optional<Layout> computeLayoutApart(const Document& doc) {
-    Layout layout = emptyLayout(doc);
+// Numbering and placement by two walks at once, one per order, and the layout finished.
+bool layOutApart(const Document& doc, Layout& layout) {
     Placer ids(layout, doc, false);
     Placer placement(layout, doc, false);
     std::thread other;
@@ -199,8 +178,52 @@ std::optional<Layout> computeLayoutApart(const Document& doc) {
     else
         ids.number(doc.root());
     placement.placeRemaining(doc.root(), ids.numbered());
-    if (ids.failed() || placement.failed()) return std::nullopt;
+    const bool whole = !ids.failed() && !placement.failed();
+    layout.finish(whole);
+    return whole;
+}
+
+}  // namespace
+
+bool layOut(const Document& doc, Layout& layout, bool checkGraph) {
+    // The combined walk takes half again the time of one order's walk (both are bound by memory latency),
+    // and two walks at once take as long as one: a large document needing no check is walked in each order
+    // apart.
+    if (!checkGraph && doc.nodes().size() >= kParallelWalkNodes) return layOutApart(doc, layout);
+    const bool whole = Placer(layout, doc, checkGraph).run(doc.root());
+    layout.finish(whole);
+    return whole;
+}
+
+std::optional<Layout> computeLayout(const Document& doc, bool checkGraph) {
+    Layout layout(doc.nodes().size());
+    if (!layOut(doc, layout, checkGraph)) return std::nullopt;
     return layout;
+}
+
+std::optional<Layout> computeLayoutApart(const Document& doc) {
+    Layout layout(doc.nodes().size());
+    if (!layOutApart(doc, layout)) return std::nullopt;
+    return layout;
+}
+
+bool Layout::awaitSlow(uint32_t index, uint32_t& id, const Value*& full) const {
+    for (uint32_t spins = 0;; ++spins) {
+        // The state first: if the walk had ended, the entries read after it are final.
+        const bool ended = state_.load(std::memory_order_acquire) != kMaking;
+        id = this->id(index);
+        full = fullAt(index);
+        if (id != kNoId && full) return true;
+        if (ended) return false;
+        // The walk is ahead of the writer almost always; when it is not, it needs the core more.
+        if (spins >= 64) std::this_thread::yield();
+    }
+}
+
+bool Layout::whole() const {
+    uint8_t state;
+    while ((state = state_.load(std::memory_order_acquire)) == kMaking) std::this_thread::yield();
+    return state == kWhole;
 }
 
 }  // namespace ptoplug::ir

@@ -5,6 +5,7 @@
 //   under fields pypto never reads goes in full at its first occurrence in emit order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -13,14 +14,72 @@
 
 namespace ptoplug::ir {
 
-struct Layout {
-    std::vector<uint32_t> ids;         ///< output id per Node::index (UINT32_MAX: unreachable node)
-    std::vector<const Value*> fullAt;  ///< the occurrence written in full, per Node::index
+/// Each node's output id and the occurrence written in full, by Node::index. One walk fills it (the
+/// Placer of placement.cpp) while the writer may already follow on another thread (the structural check
+/// after the last pass lays the program out as the output is encoded): an entry is final once set, and
+/// finish() publishes how the walk ended. Entries are read and written atomically (relaxed: they are
+/// final values, and nothing else is published through them).
+class Layout {
+public:
+    static constexpr uint32_t kNoId = UINT32_MAX;
+
+    /// Every entry unset, for a document of `nodeCount` nodes.
+    explicit Layout(size_t nodeCount) : ids_(nodeCount, kNoId), fullAt_(nodeCount, nullptr) {}
+    /// Only while no walk fills it.
+    Layout(Layout&& other) noexcept
+        : ids_(std::move(other.ids_)), fullAt_(std::move(other.fullAt_)), state_(other.state_.load()) {}
+    Layout(const Layout&) = delete;
+    Layout& operator=(const Layout&) = delete;
+    Layout& operator=(Layout&&) = delete;
+
+    // --- the walk's side (one thread) ---
+    uint32_t id(uint32_t index) const { return std::atomic_ref(ids_[index]).load(std::memory_order_relaxed); }
+    const Value* fullAt(uint32_t index) const {
+        return std::atomic_ref(fullAt_[index]).load(std::memory_order_relaxed);
+    }
+    void setId(uint32_t index, uint32_t id) { std::atomic_ref(ids_[index]).store(id, std::memory_order_relaxed); }
+    void setFullAt(uint32_t index, const Value* occurrence) {
+        std::atomic_ref(fullAt_[index]).store(occurrence, std::memory_order_relaxed);
+    }
+    /// The walk has ended, with every reachable node numbered and placed (`whole`) or failed. Only the
+    /// first call counts: a caller that gives up on a walk may finish it as failed.
+    void finish(bool whole) {
+        uint8_t making = kMaking;
+        state_.compare_exchange_strong(making, whole ? kWhole : kFailed, std::memory_order_release);
+    }
+
+    /// Whether the walk has ended, without waiting.
+    bool finished() const { return state_.load(std::memory_order_acquire) != kMaking; }
+
+    // --- readers (any thread) ---
+    /// Node `index`'s id and full occurrence, waiting while the walk has not set both; false if the walk
+    /// ended without them (it failed).
+    bool await(uint32_t index, uint32_t& id, const Value*& full) const {
+        id = this->id(index);
+        full = fullAt(index);
+        return (id != kNoId && full) || awaitSlow(index, id, full);
+    }
+    /// Waits for the walk's end: true if the layout is whole.
+    bool whole() const;
+    /// Same entries (finished layouts only; tests compare the walks).
+    bool operator==(const Layout& other) const { return ids_ == other.ids_ && fullAt_ == other.fullAt_; }
+
+private:
+    static constexpr uint8_t kMaking = 0, kWhole = 1, kFailed = 2;
+    bool awaitSlow(uint32_t index, uint32_t& id, const Value*& full) const;
+
+    // mutable: std::atomic_ref needs a non-const object even to load.
+    mutable std::vector<uint32_t> ids_;         ///< kNoId until numbered (and for unreachable nodes)
+    mutable std::vector<const Value*> fullAt_;  ///< null until placed
+    std::atomic<uint8_t> state_{kMaking};
 };
 
-/// The layout of `doc`; nullopt if nodes nest deeper than kMaxNodeDepth on the way (the walks recurse).
-/// With `checkGraph`, for a document a pass changed, the one walk that makes it also rejects a node that
-/// contains itself (checkStructure says where). Without it, there must be no cycle.
+/// Lays `doc` out into `layout` (made for it, unset) and finishes it; false if nodes nest deeper than
+/// kMaxNodeDepth on the way (the walks recurse) or, with `checkGraph`, for a document a pass changed, a
+/// node contains itself (checkStructure says where). Without it, there must be no cycle.
+bool layOut(const Document& doc, Layout& layout, bool checkGraph = false);
+
+/// The layout of `doc` (layOut into a new one); nullopt where layOut fails.
 std::optional<Layout> computeLayout(const Document& doc, bool checkGraph = false);
 
 /// The same layout by two walks, one per order, at once on two threads where a thread can be had: what

@@ -66,7 +66,9 @@ private:
 
 class Validator {
 public:
-    Validator(Document& doc, const NodeOrigins* origins) : doc_(doc), origins_(origins) {}
+    /// `edgesIndexed`: every node value's aux is its node's index (Value::aux), as in any document once read.
+    Validator(Document& doc, const NodeOrigins* origins, bool edgesIndexed)
+        : doc_(doc), origins_(origins), edgesIndexed_(edgesIndexed) {}
 
     Status run() {
         walk(doc_.root());
@@ -335,7 +337,11 @@ private:
     // A node of a type that `cls` does not allow (a statement where an expression goes, a misspelled
     // type where a Var must stand, ...).
     void checkNodeClass(const Value& v, NodeClass cls, const Where& where) {
-        if (!v.isNode() || nodeFitsClass(v.n->type, cls)) return;
+        if (!v.isNode()) return;
+        // Once read, the type is read from the dense table, not from the child itself (a cache miss per
+        // edge, most of them references that the writer, walking beside, never follows).
+        const uint32_t type = edgesIndexed_ ? doc_.nodeType(v.aux) : v.n->type;
+        if (nodeFitsClass(type, cls)) return;
         failAt(&v,
                "expected " + std::string(nodeClassName(cls)) + " for " + where.text() + ", found a '" + nodeName(*v.n) +
                    "' node",
@@ -597,6 +603,7 @@ private:
     const NodeOrigins* origins_;                       ///< while reading; nullptr for checks of a document in memory
     std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
     std::vector<Frame> stack_;                         ///< runStructural's path from the root
+    bool edgesIndexed_;
     bool failed_ = false;
     bool quiet_ = false;
     Error error_;
@@ -613,7 +620,7 @@ bool checkedOnTwoThreads(Document& doc, const std::function<bool()>& graphHolds,
     std::atomic<size_t> next{0};
     std::atomic<bool> nodesFailed{false};
     auto checkChunks = [&] {
-        Validator nodes(doc, nullptr);
+        Validator nodes(doc, nullptr, !numberEdges);
         nodes.quietly();
         const size_t count = doc.nodes().size();
         for (size_t begin = next.fetch_add(kChunk); begin < count && !nodesFailed; begin = next.fetch_add(kChunk)) {
@@ -645,13 +652,12 @@ bool checkedOnTwoThreads(Document& doc, const std::function<bool()>& graphHolds,
     return graphOk && !nodesFailed;
 }
 
-bool passesOnTwoThreads(Document& doc, std::optional<Layout>* layout) {
-    Validator graph(doc, nullptr);
+bool passesOnTwoThreads(Document& doc, Layout* layout) {
+    Validator graph(doc, nullptr, true);
     graph.quietly();
     auto graphHolds = [&] {
         if (!layout) return !graph.runStructural(false);
-        *layout = computeLayout(doc, true);  // the layout's walk checks the graph on its way
-        return layout->has_value();
+        return layOut(doc, *layout, true);  // the layout's walk checks the graph on its way
     };
     return checkedOnTwoThreads(doc, graphHolds, false);
 }
@@ -668,7 +674,7 @@ bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
         *slot = Value::ref(target);
         slot->aux = offset;
     }
-    Validator graph(doc, &origins);
+    Validator graph(doc, &origins, false);
     graph.quietly();
     if (!checkedOnTwoThreads(
             doc, [&] { return graph.graphHolds(); }, true))
@@ -682,15 +688,19 @@ bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
 
 Status resolveAndValidate(Document& doc, const NodeOrigins& origins) {
     if (doc.nodes().size() >= kParallelWalkNodes && resolvesOnTwoThreads(doc, origins)) return std::nullopt;
-    return Validator(doc, &origins).run();
+    return Validator(doc, &origins, false).run();
 }
 
-Status checkStructure(Document& doc, std::optional<Layout>* layout) {
+Status checkStructure(Document& doc, Layout* layout) {
     if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc, layout)) return std::nullopt;
-    if (layout) layout->reset();
-    return Validator(doc, nullptr).runStructural();
+    Status broken = Validator(doc, nullptr, true).runStructural();
+    // Finished on every path, so that a writer following the layout never waits for ever. A large
+    // document's may be whole already (a problem in an unreachable node fails the quick check alone).
+    if (layout && broken) layout->finish(false);
+    if (layout && !broken && !layout->finished()) layOut(doc, *layout);
+    return broken;
 }
 
-Status checkNodeShape(Document& doc, Node* node) { return Validator(doc, nullptr).runNode(node); }
+Status checkNodeShape(Document& doc, Node* node) { return Validator(doc, nullptr, true).runNode(node); }
 
 }  // namespace ptoplug::ir

@@ -29,10 +29,11 @@ Status resolveAndValidate(Document& doc, const NodeOrigins& origins);
 
 /// The same rules over a document in memory (after a pass): every node reachable from the root holds
 /// fields of the kinds and node classes the format allows, and there is no cycle. The error names the
-/// place by JSON Pointer along the path from the root. With `layout`, a large document's graph is checked
-/// by laying it out for writing (placement.h), beside the node checks on the other thread, and the layout
-/// is kept there; otherwise (a small document, or a failure) `layout` is left empty.
-Status checkStructure(Document& doc, std::optional<Layout>* layout = nullptr);
+/// place by JSON Pointer along the path from the root. With `layout` (made for `doc`, unset), the document
+/// is also laid out for writing (placement.h), and the layout finished, failed where the check fails: a
+/// large document's graph is checked by that very walk, beside the node checks on the other thread, and a
+/// writer may follow the layout on a third thread meanwhile (driver/output_writer.h).
+Status checkStructure(Document& doc, Layout* layout = nullptr);
 
 /// The reader's rules for one node's own fields (kinds, required fields, node classes, direction
 /// counts), not following its children: what a rewrite that builds or edits one node must keep. The

@@ -48,14 +48,18 @@ public:
             case Kind::Ref: {
                 // The node's index from the value itself (Value::aux): a reference is written without
                 // reading its node.
-                uint64_t id = layout_.ids[v.aux];
-                if (layout_.fullAt[v.aux] != &v) {
+                uint32_t id = 0;
+                const Value* full = nullptr;
+                if (!layout_.await(v.aux, id, full)) return unplaced();
+                if (full != &v) {
                     emit_.beginMap(1);
                     knownKey(0, K::ref);
                     emit_.uinteger(id);
                     emit_.endMap(1);
                     return true;
                 }
+                // A layout still being made may lead here around a cycle its walk has not yet found.
+                if (++nodeDepth_ > kMaxNodeDepth) return unplaced();
                 const Node& n = *v.n;
                 emit_.beginMap(3);
                 knownKey(0, K::fields);
@@ -75,6 +79,7 @@ public:
                     return false;
                 }
                 emit_.endMap(3);
+                --nodeDepth_;
                 return true;
             }
             case Kind::Span: {
@@ -105,7 +110,15 @@ public:
         return false;
     }
 
+    /// The walk stopped where the layout failed (a cycle, or nodes nested too deep).
+    bool layoutFailed() const { return layoutFailed_; }
+
 private:
+    bool unplaced() {
+        layoutFailed_ = true;
+        return false;
+    }
+
     // Known keys are ASCII; a key the input brought (MessagePack allows any bytes) is checked.
     bool key(uint32_t index, const Member& m) {
         if (m.key < K::kCount) {
@@ -149,6 +162,8 @@ private:
     const Document& doc_;
     const Layout& layout_;
     Emitter& emit_;
+    uint32_t nodeDepth_ = 0;
+    bool layoutFailed_ = false;
     const std::vector<Encoded> knownKeys_ = encodeKnownNames([&](std::string_view n) { return emit_.encodeKey(n); });
     /// Node type names: known names are ASCII, so they need no check either.
     const std::vector<Encoded> knownNames_ = encodeKnownNames([&](std::string_view n) { return emit_.encodeName(n); });
@@ -372,27 +387,34 @@ private:
 
 Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps,
                      const Layout* laidOut) {
+    // The structural check bounds the nesting along the first path it takes to each node; a longer path
+    // found in pypto's orders is refused here rather than overflow a recursive walk.
+    auto unplaced = [] {
+        Error e;
+        e.message = nodesNestedTooDeep();
+        e.hint = "pypto IR is never this deep; a pass built an impossibly deep program";
+        return e;
+    };
     std::optional<Layout> computed;
     if (!laidOut) {
-        computed = computeLayout(doc);
+        computed.emplace(doc.nodes().size());
+        const bool whole = layOut(doc, *computed);
         lap(steps, "place nodes and number them");
-        // The structural check bounds the nesting along the first path it takes to each node; a longer
-        // path found in pypto's orders is refused here rather than overflow a recursive walk.
-        if (!computed) {
-            Error e;
-            e.message = nodesNestedTooDeep();
-            e.hint = "pypto IR is never this deep; a pass built an impossibly deep program";
-            return e;
-        }
+        if (!whole) return unplaced();
         laidOut = &*computed;
     }
     const Layout& layout = *laidOut;
     Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;
     bool ok = true;
+    bool layoutFailed = false;
     if (format == Format::Json) {
         JsonEmitter emitter(sink, options.pretty);
-        ok = Walker<JsonEmitter>(doc, layout, emitter).value(doc.root());
-        if (!ok && (emitter.badString || emitter.badKey)) {
+        Walker<JsonEmitter> walker(doc, layout, emitter);
+        ok = walker.value(doc.root());
+        layoutFailed = walker.layoutFailed();
+        // The place of a bad string is found by a walk that needs the whole layout's promise: no cycle.
+        if (!ok && !layoutFailed && (emitter.badString || emitter.badKey)) {
+            if (!layout.whole()) return unplaced();
             Error e;
             e.pointer = pointerTo(doc, emitter.badString ? emitter.badString : emitter.badKey);
             if (emitter.badString && emitter.badString->kind == Kind::Span) e.pointer += "/filename";
@@ -404,8 +426,11 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         if (ok) sink.put('\n');  // canonical JSON files end with a newline, like the fixtures
     } else {
         MsgPackEmitter emitter(sink);
-        ok = Walker<MsgPackEmitter>(doc, layout, emitter).value(doc.root());
+        Walker<MsgPackEmitter> walker(doc, layout, emitter);
+        ok = walker.value(doc.root());
+        layoutFailed = walker.layoutFailed();
     }
+    if (layoutFailed) return unplaced();
     const bool flushed = sink.flush();
     lap(steps, "encode and write");
     if (!flushed || !ok) {

@@ -18,7 +18,8 @@ struct WriteOptions {
 
 /// Writes `doc` to `sink`. Fails only for a string that is not valid UTF-8 when writing JSON
 /// (the error names its place) or when the sink fails. `steps`, if given, gets the time of each step.
-/// `layout`, if given, is `doc`'s as computeLayout made it (checkStructure's, after a pass), unchanged since.
+/// `layout`, if given, is `doc`'s as layOut makes it (checkStructure's, after a pass), unchanged since; its
+/// walk may still be under way on another thread, and the writer follows it (a failed walk fails the write).
 Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sink, StepTimes* steps = nullptr,
                      const Layout* layout = nullptr);
 

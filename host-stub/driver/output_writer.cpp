@@ -1,0 +1,98 @@
+#include "driver/output_writer.h"
+
+#include <system_error>
+
+#include "io/output_file.h"
+#include "ir/validate.h"
+#include "ir/writer.h"
+
+namespace ptoplug::host {
+
+OutputWriter::OutputWriter(const ir::Document& doc, const std::string& output, const FileOptions& options)
+    : doc_(doc), output_(output), options_(options) {}
+
+OutputWriter::~OutputWriter() {
+    if (!thread_.joinable()) return;
+    layout_->finish(false);  // a check that threw left it unfinished: the encoder must not wait for it
+    {
+        std::lock_guard lock(mutex_);
+        decided_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+}
+
+Status OutputWriter::checkLastPass(ir::Document& doc) {
+    layout_.emplace(doc.nodes().size());
+    // Below this size a thread costs more than it saves; a stream (stdout, a pipe) takes bytes as they
+    // come and could not be withdrawn.
+    if (doc.nodes().size() >= ir::kParallelWalkNodes && io::canWithdraw(output_)) {
+        try {
+            thread_ = std::thread([this] { writeBehind(); });
+        } catch (const std::system_error&) {  // no thread to be had: the write follows the run
+        }
+    }
+    return ir::checkStructure(doc, &*layout_);
+}
+
+void OutputWriter::writeBehind() {
+    try {
+        auto produce = [this](ir::Sink& sink) -> Status {
+            const Status written = ir::writeDocument(doc_, ir::WriteOptions{options_.outputFormat, options_.pretty},
+                                                     sink, nullptr, &*layout_);
+            {
+                std::lock_guard lock(mutex_);
+                encoded_ = true;
+            }
+            changed_.notify_all();
+            if (Status withdrawn = awaitVerdict()) return withdrawn;
+            return written;
+        };
+        if (Status err = io::writeOutput(output_, produce, &steps_, options_.durability))
+            report_ = outputFailure(*err, output_, options_);
+    } catch (...) {
+        thrown_ = std::current_exception();
+    }
+    {
+        std::lock_guard lock(mutex_);
+        encoded_ = true;
+    }
+    changed_.notify_all();
+}
+
+Status OutputWriter::awaitVerdict() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return decided_; });
+    if (passed_) return std::nullopt;
+    Error withdrawn;
+    withdrawn.message = "withdrawn: the run failed";
+    return withdrawn;
+}
+
+FileReport OutputWriter::finish(bool passed, StepTimes* steps) {
+    if (!thread_.joinable()) {
+        if (!passed) return {};
+        const ir::Layout* layout = layout_ && layout_->finished() && layout_->whole() ? &*layout_ : nullptr;
+        return writeProgram(doc_, output_, options_, steps, layout);
+    }
+    if (!passed) layout_->finish(false);  // see ~OutputWriter
+    {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return encoded_; });
+    }
+    lap(steps, "finish encoding (begun with the structural check)");
+    {
+        std::lock_guard lock(mutex_);
+        decided_ = true;
+        passed_ = passed;
+    }
+    changed_.notify_all();
+    thread_.join();
+    if (thrown_) std::rethrow_exception(thrown_);
+    if (!passed) return {};
+    // The thread's last step is the naming (with --fsync, the sync too), which followed the verdict.
+    if (!steps_.steps().empty()) lap(steps, steps_.steps().back().name);
+    return std::move(report_);
+}
+
+}  // namespace ptoplug::host
