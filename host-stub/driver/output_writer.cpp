@@ -38,8 +38,8 @@ Status OutputWriter::checkLastPass(ir::Document& doc) {
 void OutputWriter::writeBehind() {
     try {
         auto produce = [this](ir::Sink& sink) -> Status {
-            const Status written = ir::writeDocument(doc_, ir::WriteOptions{options_.outputFormat, options_.pretty},
-                                                     sink, nullptr, &*layout_);
+            Status written = ir::writeDocument(doc_, ir::WriteOptions{options_.outputFormat, options_.pretty}, sink,
+                                               nullptr, &*layout_);
             {
                 std::lock_guard lock(mutex_);
                 encoded_ = true;

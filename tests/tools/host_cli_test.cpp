@@ -576,6 +576,27 @@ TEST(HostConventions, TimePassesShowsEachPhaseAndItsSteps) {
     }
 }
 
+// A large program going to a regular file is encoded behind the last structural check, following its
+// layout on another thread (driver/output_writer.h); to stdout it is written after the run. The bytes are
+// the same, in either format, and the same again in batch mode.
+TEST(HostConventions, AProgramWrittenBehindTheCheckIsTheOneWrittenAfterIt) {
+    TempDir tmp, out;
+    const std::string large = tmp / "large.msgpack";
+    ASSERT_EQ(runProcess({test::kGen, "1000", large, "--format", "msgpack"}).exitCode, 0);
+    for (const char* format : {"msgpack", "json"}) {
+        const std::string file = tmp / (std::string("out.") + format);
+        auto behind = runProcess({kHost, "run", large, "-o", file, "--format", format});
+        ASSERT_EQ(behind.exitCode, 0) << behind.err;
+        auto after = runProcess({kHost, "run", large, "-o", "-", "--format", format});
+        ASSERT_EQ(after.exitCode, 0) << after.err;
+        EXPECT_GT(after.out.size(), size_t{1} << 20);
+        EXPECT_TRUE(test::readBytes(file) == after.out) << format;
+    }
+    auto batch = runProcess({kHost, "batch", large, "--out-dir", out.path(), "-j", "2"});
+    ASSERT_EQ(batch.exitCode, 0) << batch.err;
+    EXPECT_TRUE(test::readBytes(out / "large.msgpack") == test::readBytes(tmp / "out.msgpack"));
+}
+
 TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
     TempDir in, out, other;
     fs::copy_file(normalInput("msgpack"), in / "a.msgpack");

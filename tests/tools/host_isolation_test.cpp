@@ -124,6 +124,25 @@ TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(Plugins, Misbehaving, ::testing::ValuesIn(misbehaviours()),
                          [](const auto& info) { return info.param.fault; });
 
+// A large program's output is written behind the last structural check (driver/output_writer.h): a pass
+// that leaves invalid IR, or a verifier that crashes while the encoding is under way, still costs the old
+// output nothing, and leaves no other file beside it.
+TEST(PluginContainment, AnOutputWrittenBehindTheCheckIsWithdrawnWhenTheRunFails) {
+    TempDir tmp, gen, outDir;
+    const std::string large = gen / "large.json";
+    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
+    for (const Misbehaviour& m : misbehaviours()) {
+        if (m.fault != "breaks_directions" && m.fault != "verifier_segfaults") continue;
+        const std::string out = outDir / "out.json";
+        test::writeBytes(out, "old");
+        auto r = runProcess(withFake(tmp, m.fault, {"run", large, "-o", out, "--crash-reproducer", tmp / "crashes"}));
+        EXPECT_EQ(r.exitCode, m.exitCode) << m.fault << ": " << r.err;
+        EXPECT_NE(r.err.find(m.message), std::string::npos) << m.fault << ": " << r.err;
+        EXPECT_TRUE(test::readBytes(out) == "old") << m.fault;
+        EXPECT_EQ(filesIn(outDir.path()), std::vector<std::string>{"out.json"}) << m.fault;
+    }
+}
+
 TEST(PluginContainment, MemoryLimitNamesTheLimitAndThePass) {
 #ifdef PTOPLUG_SANITIZED
     GTEST_SKIP() << "sanitizers reserve more address space than any limit";
