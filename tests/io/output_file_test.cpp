@@ -2,6 +2,7 @@
 // page cache held some of it, and file and directory are synced on request (io::Durability).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -80,6 +81,22 @@ TEST(OutputFile, ASyncedOutputSyncsTheFileThenItsDirectory) {
         EXPECT_NE(gSynced[0], fs::canonical(dir.path()).string()) << "the file first";
         EXPECT_EQ(gSynced[1], fs::canonical(dir.path()).string());
     }
+}
+
+// Only a regular file (or a new one) is named once complete, so only its write may begin before the run's
+// verdict and be withdrawn (driver/output_writer.h); a stream takes the bytes as they come.
+TEST(OutputFile, OnlyARegularTargetCanBeWithdrawn) {
+    test::TempDir dir;
+    EXPECT_TRUE(canWithdraw(dir / "new.msgpack"));
+    ASSERT_FALSE(writeContent(dir / "old.msgpack", Durability::Atomic));
+    EXPECT_TRUE(canWithdraw(dir / "old.msgpack"));
+    fs::create_symlink(dir / "old.msgpack", dir / "link.msgpack");
+    EXPECT_TRUE(canWithdraw(dir / "link.msgpack"));
+    ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+    EXPECT_FALSE(canWithdraw(dir / "fifo"));
+    EXPECT_FALSE(canWithdraw(dir.path()));
+    EXPECT_FALSE(canWithdraw("-"));
+    EXPECT_FALSE(canWithdraw("/dev/null"));
 }
 
 }  // namespace
