@@ -4,7 +4,6 @@
 
 #include "io/output_file.h"
 #include "ir/validate.h"
-#include "ir/writer.h"
 
 namespace ptoplug::host {
 
@@ -14,11 +13,7 @@ OutputWriter::OutputWriter(const ir::Document& doc, const std::string& output, c
 OutputWriter::~OutputWriter() {
     if (!thread_.joinable()) return;
     layout_->finish(false);  // a check that threw left it unfinished: the encoder must not wait for it
-    {
-        std::lock_guard lock(mutex_);
-        decided_ = true;
-    }
-    changed_.notify_all();
+    decide(false);
     thread_.join();
 }
 
@@ -37,25 +32,29 @@ Status OutputWriter::checkLastPass(ir::Document& doc) {
 
 void OutputWriter::writeBehind() {
     try {
-        auto produce = [this](ir::Sink& sink) -> Status {
-            Status written = ir::writeDocument(doc_, ir::WriteOptions{options_.outputFormat, options_.pretty}, sink,
-                                               nullptr, &*layout_);
-            {
-                std::lock_guard lock(mutex_);
-                encoded_ = true;
-            }
-            changed_.notify_all();
-            if (Status withdrawn = awaitVerdict()) return withdrawn;
-            return written;
-        };
-        if (Status err = io::writeOutput(output_, produce, &steps_, options_.durability))
-            report_ = outputFailure(*err, output_, options_);
+        report_ = writeProgram(doc_, output_, options_, &steps_, &*layout_, [this] {
+            markEncoded();
+            return awaitVerdict();
+        });
     } catch (...) {
         thrown_ = std::current_exception();
     }
+    markEncoded();  // also when the write failed before encoding, or threw
+}
+
+void OutputWriter::markEncoded() {
     {
         std::lock_guard lock(mutex_);
         encoded_ = true;
+    }
+    changed_.notify_all();
+}
+
+void OutputWriter::decide(bool passed) {
+    {
+        std::lock_guard lock(mutex_);
+        decided_ = true;
+        passed_ = passed;
     }
     changed_.notify_all();
 }
@@ -81,12 +80,7 @@ FileReport OutputWriter::finish(bool passed, StepTimes* steps) {
         changed_.wait(lock, [this] { return encoded_; });
     }
     lap(steps, "finish encoding (begun with the structural check)");
-    {
-        std::lock_guard lock(mutex_);
-        decided_ = true;
-        passed_ = passed;
-    }
-    changed_.notify_all();
+    decide(passed);
     thread_.join();
     if (thrown_) std::rethrow_exception(thrown_);
     if (!passed) return {};

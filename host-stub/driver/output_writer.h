@@ -40,6 +40,8 @@ public:
 
 private:
     void writeBehind();
+    void markEncoded();
+    void decide(bool passed);
     Status awaitVerdict();
 
     const ir::Document& doc_;

@@ -52,22 +52,22 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
     return properties;
 }
 
-FileReport outputFailure(Error err, const std::string& output, const FileOptions& options) {
-    if (err.file.empty()) err.file = output;
-    FileReport report;
-    report.exitCode = kExitOutput;
-    report.messages = formatError(err, options.diagnostics);
-    return report;
-}
-
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
-                        StepTimes* steps, const ir::Layout* layout) {
+                        StepTimes* steps, const ir::Layout* layout, const std::function<Status()>& beforeNaming) {
+    FileReport report;
     ir::WriteOptions write{options.outputFormat, options.pretty};
-    if (auto err = io::writeOutput(
-            output, [&](ir::Sink& sink) { return ir::writeDocument(doc, write, sink, steps, layout); }, steps,
-            options.durability))
-        return outputFailure(*err, output, options);
-    return {};
+    auto produce = [&](ir::Sink& sink) -> Status {
+        Status written = ir::writeDocument(doc, write, sink, steps, layout);
+        if (beforeNaming)
+            if (Status held = beforeNaming()) return held;
+        return written;
+    };
+    if (auto err = io::writeOutput(output, produce, steps, options.durability)) {
+        if (err->file.empty()) err->file = output;
+        report.exitCode = kExitOutput;
+        report.messages = formatError(*err, options.diagnostics);
+    }
+    return report;
 }
 
 void PhaseTimer::lap(FileReport& report, const std::string& what) {

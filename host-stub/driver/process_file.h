@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,11 +94,10 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
 std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options);
 
 /// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
-/// `layout`: `doc`'s own, if made already (see ir::writeDocument).
+/// `layout`: `doc`'s own, if made already or being made (see ir::writeDocument). `beforeNaming`, if given,
+/// is called once the program is encoded, before the file is named: an error it returns withdraws the file.
 FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
-                        StepTimes* steps = nullptr, const ir::Layout* layout = nullptr);
-
-/// The report of an output that could not be written: `err` names `output` unless it names a file already.
-FileReport outputFailure(Error err, const std::string& output, const FileOptions& options);
+                        StepTimes* steps = nullptr, const ir::Layout* layout = nullptr,
+                        const std::function<Status()>& beforeNaming = {});
 
 }  // namespace ptoplug::host
