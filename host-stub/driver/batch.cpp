@@ -16,6 +16,7 @@
 #include <set>
 
 #include "driver/crash_reproducer.h"
+#include "driver/fatal_signals.h"
 #include "io/digest.h"
 #include "io/interrupts.h"
 #include "io/output_file.h"
@@ -111,6 +112,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                const IsolationOptions& isolation, WorkerProgress& progress, int in, int out) {
     const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
     gWorkerProgress = &progress;
+    noteFatalSignalsOfTheWriter(progress);
     uint32_t index = 0;
     while (io::readAll(in, &index, sizeof index)) {
         const BatchItem& item = items[index];
@@ -271,6 +273,7 @@ private:
         WorkerProgress& progress = (*board_)[w.slot];
         progress.enter(Phase::Idle);
         progress.outOfMemory.store(0);
+        progress.writerCrashed.store(0);
         io::ChildOptions childOptions;
         childOptions.ignoreInterrupts = true;
         childOptions.memoryLimitMiB = isolation_.memoryLimitMiB;
@@ -393,11 +396,25 @@ private:
         } else {
             what = "ended the process with " + end.describe() + " instead of returning";
         }
-        Error error = fileError(
-            item.input,
-            what + " " + describeWhere(pipeline_, options_, phase, stage, property) + "; no output was written", "");
+        const std::string where = describeWhere(pipeline_, options_, phase, stage, property);
+        // The writer runs beside the check and the verifiers: the phase is theirs, the crash was not.
+        const bool writer = code != kExitBadInput && !timedOut && !oom && progress.writerCrashed.load() != 0;
+        Error error = fileError(item.input,
+                                what + " " +
+                                    (writer ? "in the host's output writer, which was writing the program while "
+                                              "the run went on (then " +
+                                                  where + ")"
+                                            : where) +
+                                    "; no output was written",
+                                "");
         if (code == kExitBadInput) {
             error.hint = "do not change or truncate an input while pto-host runs on it";
+        } else if (writer) {
+            auto reproducer = writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what);
+            error.hint = "report this as a bug in pto-host" +
+                         (reproducer ? " with the reproducer in " + *reproducer + " (" + *reproducer + "/replay.sh)"
+                                     : std::string()) +
+                         "; a plugin running beside the writer can also have corrupted its memory";
         } else if (runsPluginCode(phase) || phase == Phase::Check) {
             auto reproducer = writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what);
             error.hint = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " + *reproducer +

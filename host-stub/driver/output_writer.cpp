@@ -2,6 +2,7 @@
 
 #include <system_error>
 
+#include "driver/fatal_signals.h"
 #include "io/output_file.h"
 #include "ir/validate.h"
 
@@ -31,6 +32,7 @@ Status OutputWriter::checkLastPass(ir::Document& doc) {
 }
 
 void OutputWriter::writeBehind() {
+    WriterThread mark;  // a crash here is the host's, not the phase's (a verifier's plugin)
     try {
         report_ = writeProgram(doc_, output_, options_, &steps_, &*layout_, [this] {
             markEncoded();

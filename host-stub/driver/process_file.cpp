@@ -62,7 +62,8 @@ FileReport writeProgram(const ir::Document& doc, const std::string& output, cons
             if (Status held = beforeNaming()) return held;
         return written;
     };
-    if (auto err = io::writeOutput(output, produce, steps, options.durability)) {
+    if (auto err = io::writeOutput(output, produce, steps, options.durability,
+                                   beforeNaming ? io::Withdrawal::Required : io::Withdrawal::Optional)) {
         if (err->file.empty()) err->file = output;
         report.exitCode = kExitOutput;
         report.messages = formatError(*err, options.diagnostics);

@@ -26,7 +26,8 @@ struct WorkerProgress {
     std::atomic<int32_t> stage{-1};     ///< index into Pipeline::stages
     std::atomic<int32_t> property{-1};  ///< index into that stage's produced properties
     std::atomic<int64_t> itemStartNs{0};
-    std::atomic<uint32_t> outOfMemory{0};  ///< an allocation failed in this worker
+    std::atomic<uint32_t> outOfMemory{0};    ///< an allocation failed in this worker
+    std::atomic<uint32_t> writerCrashed{0};  ///< a fatal signal hit the output writer's thread (fatal_signals.h)
 
     void enter(Phase p, int32_t stageIndex = -1, int32_t propertyIndex = -1) {
         stage.store(stageIndex, std::memory_order_relaxed);

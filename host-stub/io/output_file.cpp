@@ -198,10 +198,19 @@ Target targetOf(const std::string& path) {
 bool canWithdraw(const std::string& path) { return targetOf(path).kind == Target::Regular; }
 
 Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps,
-                   Durability durability) {
+                   Durability durability, Withdrawal withdrawal) {
     Status result;
     const char* lastStep = "flush";  // what follows the produced bytes: only a regular file is named (and synced)
     const Target target = targetOf(path);
+    if (withdrawal == Withdrawal::Required && target.kind != Target::Regular) {
+        Error e;
+        e.file = path;
+        e.message =
+            "the output stopped being a regular file while pto-host ran (it is now a directory, FIFO or "
+            "device); nothing was written to it";
+        e.hint = "leave the output path alone while pto-host runs";
+        return e;
+    }
     switch (target.kind) {
         case Target::Stdout: result = produceInto(hostStdout(), "<stdout>", produce); break;
         case Target::Directory: result = fsError(path, "the output is a directory", EISDIR); break;

@@ -31,12 +31,20 @@ enum class Durability {
     Synced,
 };
 
+/// Whether the output must be one that can be withdrawn after its bytes are written (canWithdraw).
+enum class Withdrawal {
+    Optional,
+    /// `produce` may still refuse the output after writing it (pto-host's write behind the check): a path
+    /// that is no longer a regular file (turned into a FIFO since it was checked) is refused unwritten.
+    Required,
+};
+
 /// Calls `produce` with a sink into `path` and commits it. "-" (and /dev/stdout) is the host's stdout.
 /// A regular target keeps its mode (a new one gets 0666 less the umask). Every write is checked: the
 /// error names the reason (ENOSPC, EFBIG, EPIPE, ...). `steps`, if given, gets the time from the end of
 /// `produce` to the output's commit.
 Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&)>& produce, StepTimes* steps = nullptr,
-                   Durability durability = Durability::Atomic);
+                   Durability durability = Durability::Atomic, Withdrawal withdrawal = Withdrawal::Optional);
 
 /// Whether writeOutput(path) could still withdraw the output when `produce` fails after writing bytes: a
 /// regular file (or a new one), named only when complete. Not stdout, a pipe, a FIFO or a device.

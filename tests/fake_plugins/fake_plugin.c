@@ -11,6 +11,8 @@
  *   FAKE_ABORTS               a pass that calls abort()
  *   FAKE_SEGFAULTS            a pass that dies of SIGSEGV
  *   FAKE_VERIFIER_SEGFAULTS   a harmless pass whose property verifier dies of SIGSEGV
+ *   FAKE_KILLS_WRITER         a harmless pass whose verifier sends SIGSEGV to the host's thread named
+ *                             "pto-writer" (the output writer), then waits to die
  *   FAKE_EXITS                a pass that calls exit(0)
  *   FAKE_EXIT_IN_CONSTRUCTOR  a library constructor that calls exit(0)
  *   FAKE_ENTRY_SEGFAULTS      an entry point that dies of SIGSEGV
@@ -24,6 +26,11 @@
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
+#if defined(FAKE_KILLS_WRITER)
+#define _GNU_SOURCE /* syscall, SYS_tgkill */
+#include <dirent.h>
+#include <sys/syscall.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,10 +161,29 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
 #endif
 }
 
-#if defined(FAKE_VERIFIER_SEGFAULTS)
+#if defined(FAKE_VERIFIER_SEGFAULTS) || defined(FAKE_KILLS_WRITER)
 static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     (void)host, (void)ctx;
+#if defined(FAKE_KILLS_WRITER)
+    /* Returns (and the run succeeds) only if no thread of this process is named pto-writer. */
+    DIR* tasks = opendir("/proc/self/task");
+    struct dirent* task;
+    while (tasks && (task = readdir(tasks)) != NULL) {
+        char path[300], comm[32] = {0};
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", task->d_name);
+        FILE* f = fopen(path, "r");
+        if (!f) continue;
+        size_t n = fread(comm, 1, sizeof comm - 1, f);
+        fclose(f);
+        if (n >= 10 && memcmp(comm, "pto-writer", 10) == 0) {
+            syscall(SYS_tgkill, getpid(), atoi(task->d_name), SIGSEGV);
+            sleep(10);
+        }
+    }
+    if (tasks) closedir(tasks);
+#else
     raise(SIGSEGV);
+#endif
     return PTO_OK;
 }
 static const pto_verifier_desc verifier = {

@@ -99,5 +99,31 @@ TEST(OutputFile, OnlyARegularTargetCanBeWithdrawn) {
     EXPECT_FALSE(canWithdraw("/dev/null"));
 }
 
+// A write that must stay withdrawable (pto-host's write behind the check) refuses a path that has become a
+// FIFO: its reader would get the bytes before the run's verdict.
+TEST(OutputFile, AWithdrawableWriteRefusesAFifoUnwritten) {
+    test::TempDir dir;
+    const std::string fifo = dir / "out.msgpack";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    bool produced = false;
+    Status err = writeOutput(
+        fifo,
+        [&](ir::Sink& sink) {
+            produced = true;
+            sink.write("bytes before the verdict");
+            return Status();
+        },
+        nullptr, Durability::Atomic, Withdrawal::Required);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->file, fifo);
+    EXPECT_NE(err->message.find("stopped being a regular file"), std::string::npos) << err->message;
+    EXPECT_FALSE(produced);
+    char byte = 0;
+    EXPECT_LE(::read(reader, &byte, 1), 0);  // nothing reached the FIFO
+    ::close(reader);
+}
+
 }  // namespace
 }  // namespace ptoplug::io

@@ -143,6 +143,29 @@ TEST(PluginContainment, AnOutputWrittenBehindTheCheckIsWithdrawnWhenTheRunFails)
     }
 }
 
+// The output writer runs on its own thread while the verifiers do: a fatal signal that hits it is the host's
+// crash, reported as the writer's with the verifier then running named beside it, not as the verifier's.
+TEST(PluginContainment, ACrashOfTheOutputWriterIsReportedAsTheWritersNotTheVerifiers) {
+    TempDir tmp, gen, outDir;
+    const std::string large = gen / "large.json";
+    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
+    const std::string out = outDir / "out.json";
+    test::writeBytes(out, "old");
+    auto r =
+        runProcess(withFake(tmp, "kills_writer", {"run", large, "-o", out, "--crash-reproducer", tmp / "crashes"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("error: crashed with SIGSEGV (Segmentation fault) in the host's output writer, which was "
+                         "writing the program while the run went on (then in the verifier of property "
+                         "'FakeProperty' of plugin 'fake' ("),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("hint: report this as a bug in pto-host with the reproducer in " + (tmp / "crashes")),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(test::readBytes(out) == "old");
+    EXPECT_EQ(filesIn(outDir.path()), std::vector<std::string>{"out.json"});
+}
+
 TEST(PluginContainment, MemoryLimitNamesTheLimitAndThePass) {
 #ifdef PTOPLUG_SANITIZED
     GTEST_SKIP() << "sanitizers reserve more address space than any limit";
