@@ -396,30 +396,27 @@ private:
         } else {
             what = "ended the process with " + end.describe() + " instead of returning";
         }
-        const std::string where = describeWhere(pipeline_, options_, phase, stage, property);
         // The writer runs beside the check and the verifiers: the phase is theirs, the crash was not.
         const bool writer = code != kExitBadInput && !timedOut && !oom && progress.writerCrashed.load() != 0;
-        Error error = fileError(item.input,
-                                what + " " +
-                                    (writer ? "in the host's output writer, which was writing the program while "
-                                              "the run went on (then " +
-                                                  where + ")"
-                                            : where) +
-                                    "; no output was written",
-                                "");
+        std::string where = describeWhere(pipeline_, options_, phase, stage, property);
+        if (writer)
+            where =
+                "in the host's output writer, which was writing the program while the run went on (then " + where + ")";
+        Error error = fileError(item.input, what + " " + where + "; no output was written", "");
+        const bool replayable = code != kExitBadInput && (writer || runsPluginCode(phase) || phase == Phase::Check);
+        const std::optional<std::string> reproducer =
+            replayable ? writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what)
+                       : std::nullopt;
+        const std::string report = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " +
+                                                    *reproducer + "/replay.sh, and report it"
+                                              : "report this";
         if (code == kExitBadInput) {
             error.hint = "do not change or truncate an input while pto-host runs on it";
         } else if (writer) {
-            auto reproducer = writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what);
-            error.hint = "report this as a bug in pto-host" +
-                         (reproducer ? " with the reproducer in " + *reproducer + " (" + *reproducer + "/replay.sh)"
-                                     : std::string()) +
-                         "; a plugin running beside the writer can also have corrupted its memory";
-        } else if (runsPluginCode(phase) || phase == Phase::Check) {
-            auto reproducer = writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what);
-            error.hint = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " + *reproducer +
-                                          "/replay.sh, and report it to the plugin's authors"
-                                    : "report this to the plugin's authors";
+            error.hint =
+                report + " as a bug in pto-host (a plugin beside the writer can also have corrupted its memory)";
+        } else if (replayable) {
+            error.hint = report + " to the plugin's authors";
         } else {
             error.hint = "report this as a bug in pto-host";
         }
