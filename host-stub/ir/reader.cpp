@@ -34,6 +34,36 @@ void setLineColumn(Error& err, std::string_view bytes) {
     err.column = static_cast<int64_t>(end - lineStart) + 1;
 }
 
+/// What a file that is not an IR file most likely is, by its first bytes, and what to do about it: files
+/// that are almost right (a byte order mark, UTF-16, compressed, a root that is not one Program) are
+/// common enough to deserve their own message.
+Error notAProgram(std::string_view bytes) {
+    struct Known {
+        std::string_view start, what, fix;
+    };
+    static constexpr Known kKnown[] = {
+        {"\xEF\xBB\xBF", "a UTF-8 byte order mark before the JSON",
+         "pypto IR JSON has no byte order mark: save it as UTF-8 without one, or drop the file's first 3 bytes"},
+        {"\xFF\xFE", "UTF-16 text (little-endian byte order mark)", "save the JSON as UTF-8"},
+        {"\xFE\xFF", "UTF-16 text (big-endian byte order mark)", "save the JSON as UTF-8"},
+        {"\x1F\x8B", "gzip-compressed data", "decompress it first (gunzip -k FILE)"},
+        {"\x28\xB5\x2F\xFD", "zstd-compressed data", "decompress it first (zstd -d FILE)"},
+        {"[", "JSON whose root is an array, not one Program object",
+         "an IR file holds one serialized pypto Program, {\"type\": \"Program\", ...}; pass each program as a file of "
+         "its own"},
+    };
+    for (const Known& k : kKnown)
+        if (bytes.substr(0, k.start.size()) == k.start) return fileError("", std::string(k.what), std::string(k.fix));
+    auto c = static_cast<unsigned char>(bytes[0]);
+    if ((c >= 0x90 && c <= 0x9f) || c == 0xdc || c == 0xdd)
+        return fileError("", "MessagePack whose root is an array, not one Program map",
+                         "an IR file holds one serialized pypto Program; pass each program as a file of its own");
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", c);
+    return fileError("", std::string("neither JSON nor MessagePack (first byte ") + hex + ")",
+                     "pass a pypto IR file: MessagePack as pypto writes it, or its JSON form");
+}
+
 }  // namespace
 
 Expected<Format> detectFormat(std::string_view bytes) {
@@ -44,10 +74,7 @@ Expected<Format> detectFormat(std::string_view bytes) {
     if (i == bytes.size())
         return fileError("", "empty file (only whitespace)", "an IR file holds one serialized pypto Program");
     if (bytes[i] == '{') return Format::Json;
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(bytes[i]));
-    Error e = fileError("", std::string("neither JSON nor MessagePack (first byte ") + hex + ")",
-                        "pass a pypto IR file: MessagePack as pypto writes it, or its JSON form");
+    Error e = notAProgram(bytes.substr(i));
     e.offset = static_cast<int64_t>(i);
     return e;
 }

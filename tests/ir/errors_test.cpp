@@ -55,6 +55,27 @@ TEST(ReadErrors, NeitherJsonNorMessagePack) {
     EXPECT_EQ(e.offset, 0);
 }
 
+// Files that are almost IR get a message that says what they are and how to fix them.
+TEST(ReadErrors, AlmostIrFilesAreNamedForWhatTheyAre) {
+    const struct {
+        std::string bytes, message, hint;
+    } cases[] = {
+        {"\xEF\xBB\xBF" + kProgram, "UTF-8 byte order mark", "without one"},
+        {std::string("\xFF\xFE{\0", 4), "UTF-16 text (little-endian", "as UTF-8"},
+        {std::string("\xFE\xFF\0{", 4), "UTF-16 text (big-endian", "as UTF-8"},
+        {std::string("\x1F\x8B\x08\0", 4), "gzip-compressed", "gunzip"},
+        {std::string("\x28\xB5\x2F\xFD\0", 5), "zstd-compressed", "zstd -d"},
+        {" \n[" + kProgram + "]", "JSON whose root is an array", "a file of its own"},
+        {"\x91" + std::string(test::fixtureNamed(kSmall).msgpack), "MessagePack whose root is an array",
+         "a file of its own"},
+    };
+    for (const auto& c : cases) {
+        Error e = expectError(c.bytes, c.message);
+        EXPECT_NE(e.hint.find(c.hint), std::string::npos) << e.format();
+        EXPECT_EQ(e.offset, c.bytes[0] == ' ' ? 2 : 0) << e.format();
+    }
+}
+
 TEST(ReadErrors, EveryTruncationOfAFixtureFails) {
     const test::Fixture& f = test::fixtureNamed(kSmall);
     // The canonical JSON ends with "}\n": every prefix shorter than the closing brace is truncated.
