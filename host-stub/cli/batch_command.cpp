@@ -45,7 +45,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
                 if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
-                auto items = host::expandBatchInputs(args->inputs, args->outDir, args->filter);
+                auto items = host::expandBatchInputs(args->inputs, args->outDir, args->filter, cli.file.outputFormat);
                 if (!items) return cli.fail(items.error(), host::kExitUsage);
                 if (!args->shard.empty()) {
                     unsigned k = 1, n = 1;

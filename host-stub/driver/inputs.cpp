@@ -10,6 +10,8 @@
 #include <optional>
 #include <set>
 
+#include "ir/writer.h"
+
 namespace ptoplug::host {
 namespace fs = std::filesystem;
 
@@ -27,11 +29,17 @@ std::optional<FileId> fileId(const std::string& path) {
 
 class InputLister {
 public:
-    InputLister(std::vector<BatchItem>& items, const std::string& outDir, const InputFilter& filter)
-        : items_(items), outDir_(outDir), filter_(filter) {}
+    InputLister(std::vector<BatchItem>& items, const std::string& outDir, const InputFilter& filter,
+                ir::Format outputFormat)
+        : items_(items), outDir_(outDir), filter_(filter), outputFormat_(outputFormat) {}
 
     void file(const fs::path& input, const fs::path& relative) {
-        items_.push_back({input.string(), (fs::path(outDir_) / relative).string(), {}, relative.string()});
+        fs::path output = fs::path(outDir_) / relative;
+        // An output's name must not lie about its format: y.msgpack converted to JSON is written as y.json.
+        const ir::Format byName = ir::formatForName(output.string());
+        if (outputFormat_ != ir::Format::Auto && byName != ir::Format::Auto && byName != outputFormat_)
+            output.replace_extension(outputFormat_ == ir::Format::Json ? ".json" : ".msgpack");
+        items_.push_back({input.string(), output.string(), {}, relative.string()});
     }
     // A file found in a folder or by a glob: an input if the filter admits it.
     void found(const fs::path& input, const fs::path& relative) {
@@ -73,6 +81,7 @@ private:
     std::vector<BatchItem>& items_;
     const std::string& outDir_;
     const InputFilter& filter_;
+    ir::Format outputFormat_;
     std::set<FileId> inside_;
 };
 
@@ -108,9 +117,9 @@ bool InputFilter::admits(const std::string& relative) const {
 }
 
 Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                                                   const InputFilter& filter) {
+                                                   const InputFilter& filter, ir::Format outputFormat) {
     std::vector<BatchItem> items;
-    InputLister lister(items, outDir, filter);
+    InputLister lister(items, outDir, filter, outputFormat);
     for (const std::string& arg : inputs) {
         std::error_code ec;
         if (fs::is_directory(arg, ec)) {
@@ -144,9 +153,12 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
         fs::path out(item.output);
         auto [it, fresh] =
             outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
-        if (!fresh)
-            return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
-                             "give inputs distinct names, or pass their common directory instead");
+        if (fresh) continue;
+        const bool sameName = fs::path(item.input).filename() == fs::path(it->second).filename();
+        return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
+                         sameName ? "give inputs distinct names, or pass their common directory instead"
+                                  : "with --format both are written under the same name: convert them into different "
+                                    "--out-dir folders, or rename one");
     }
     return items;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "ir/document.h"
 
 namespace ptoplug::host {
 
@@ -29,11 +30,13 @@ struct InputFilter {
 
 /// Files, folders (recursively, following linked folders once; outputs keep the relative path) and
 /// globs (outputs keep the path below the glob's base), mapped into `outDir`. Paths are computed from
-/// the inputs as given, never from a link's target. An unusable entry inside a tree (a loop, an
-/// unreadable folder, a dangling link, a FIFO) becomes an item with a `problem`. Errors: a missing
-/// top-level input, no input at all, two inputs with one output.
+/// the inputs as given, never from a link's target. With an `outputFormat`, an output named .json or
+/// .msgpack takes that format's extension. An unusable entry inside a tree (a loop, an unreadable
+/// folder, a dangling link, a FIFO) becomes an item with a `problem`. Errors: a missing top-level
+/// input, no input at all, two inputs with one output.
 Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
-                                                   const InputFilter& filter = {});
+                                                   const InputFilter& filter = {},
+                                                   ir::Format outputFormat = ir::Format::Auto);
 
 /// Fails, unless `allowInPlace`, when an output would be written to a path that is or resolves to one
 /// of the inputs, or `outDir` is or lies inside an input folder (passes need not be idempotent).

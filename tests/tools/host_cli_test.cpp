@@ -283,7 +283,7 @@ TEST(HostBatch, OneAndTwoJobsGiveIdenticalOutputs) {
     for (const auto& e : fs::directory_iterator(one.path())) {
         std::string name = e.path().filename().string();
         EXPECT_EQ(test::readBytes(e.path().string()), test::readBytes(twoMsgpack / name)) << name;
-        EXPECT_TRUE(fs::exists(two / name));
+        EXPECT_TRUE(fs::exists(two / fs::path(name).replace_extension(".json").string())) << name;
     }
 }
 
@@ -610,6 +610,31 @@ TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
     auto none = runProcess({kHost, "batch", other.path(), "--out-dir", out.path()});
     EXPECT_EQ(none.exitCode, 2);
     EXPECT_NE(none.err.find("no input file matched"), std::string::npos) << none.err;
+}
+
+// With --format, an output's extension says its format: a batch converting MessagePack to JSON writes
+// x.json, and refuses, before running anything, two inputs that would then share one output.
+TEST(HostConventions, BatchOutputsAreNamedForTheirFormat) {
+    TempDir in, out, again, clash, clashOut;
+    fs::copy_file(normalInput("msgpack"), in / "a.msgpack");
+    fs::copy_file(normalInput("json"), in / "b.json");
+    auto r = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--format", "json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(fs::exists(out / "a.msgpack"));
+    auto converted = runProcess({kHost, "run", in / "a.msgpack", "-o", "-", "--format", "json"});
+    ASSERT_EQ(converted.exitCode, 0) << converted.err;
+    EXPECT_TRUE(test::readBytes(out / "a.json") == converted.out);
+    auto back = runProcess({kHost, "batch", out.path(), "--out-dir", again.path(), "--format", "msgpack"});
+    ASSERT_EQ(back.exitCode, 0) << back.err;
+    EXPECT_TRUE(fs::exists(again / "a.msgpack") && fs::exists(again / "b.msgpack"));
+
+    fs::copy_file(normalInput("msgpack"), clash / "x.msgpack");
+    fs::copy_file(normalInput("json"), clash / "x.json");
+    auto refused = runProcess({kHost, "batch", clash.path(), "--out-dir", clashOut.path(), "--format", "json"});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("writes the same output as"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("different --out-dir folders"), std::string::npos) << refused.err;
+    EXPECT_TRUE(fs::is_empty(clashOut.path()));
 }
 
 TEST(HostConventions, BatchPatternsMatchNamesAtAnyDepthOrRelativePaths) {
