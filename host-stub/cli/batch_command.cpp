@@ -47,6 +47,10 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                 if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};
                 auto items = host::expandBatchInputs(args->inputs, args->outDir, args->filter, cli.file.outputFormat);
                 if (!items) return cli.fail(items.error(), host::kExitUsage);
+                // Against the whole batch: a report must not land on another shard's input or output either.
+                if (!cli.isolation.reportPath.empty())
+                    if (Status err = host::checkReportPath(cli.isolation.reportPath, *items))
+                        return cli.fail(*err, host::kExitUsage);
                 if (!args->shard.empty()) {
                     unsigned k = 1, n = 1;
                     std::sscanf(args->shard.c_str(), "%u/%u", &k, &n);

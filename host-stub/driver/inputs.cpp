@@ -85,6 +85,13 @@ private:
     std::set<FileId> inside_;
 };
 
+// Lexical normalization, no file system calls: thousands of inputs must not cost thousands of syscalls
+// in the parent, which would serialize the workers.
+std::string normalPath(const std::string& path, const fs::path& cwd) {
+    fs::path p(path);
+    return (p.is_absolute() ? p : cwd / p).lexically_normal().string();
+}
+
 // The folder part of a glob before its first wildcard: outputs keep their path relative to it.
 fs::path globBase(const std::string& pattern) {
     fs::path p(pattern.substr(0, pattern.find_first_of("*?[")));
@@ -145,14 +152,10 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
     if (items.empty())
         return fileError(inputs.empty() ? "" : inputs.front(), "no input file matched",
                          "check the paths, or widen --include (by default *.json and *.msgpack)");
-    // Lexical normalization, no file system calls: thousands of inputs must not cost thousands of
-    // syscalls in the parent, which would serialize the workers.
     std::map<std::string, std::string> outputs;
     const fs::path cwd = fs::current_path();
     for (const BatchItem& item : items) {
-        fs::path out(item.output);
-        auto [it, fresh] =
-            outputs.emplace((out.is_absolute() ? out : cwd / out).lexically_normal().string(), item.input);
+        auto [it, fresh] = outputs.emplace(normalPath(item.output, cwd), item.input);
         if (fresh) continue;
         const bool sameName = fs::path(item.input).filename() == fs::path(it->second).filename();
         return fileError(item.input, "writes the same output as " + it->second + " (" + item.output + ")",
@@ -194,6 +197,28 @@ Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std
         if (item.problem.empty())
             if (auto id = fileId(item.output); id && inputFiles.count(*id))
                 return fileError(item.output, "the output is an input of this run (" + item.input + ")", hint);
+    return std::nullopt;
+}
+
+Status checkReportPath(const std::string& report, const std::vector<BatchItem>& items) {
+    const char* hint = "write the report outside the inputs and --out-dir, or under another name";
+    const fs::path cwd = fs::current_path();
+    const std::string normal = normalPath(report, cwd);
+    const std::optional<FileId> id = fileId(report);  // through links: a report must not land on a file in use
+    for (const BatchItem& item : items) {
+        if (id && item.input != "-" && fileId(item.input) == id)
+            return fileError(report, "the report would overwrite an input of this run (" + item.input + ")", hint);
+        if (item.problem.empty() && (normalPath(item.output, cwd) == normal || (id && fileId(item.output) == id)))
+            return fileError(report,
+                             "the report would overwrite the output of " + item.input + " (" + item.output + ")", hint);
+    }
+    const fs::path folder = fs::path(normal).parent_path();
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (!fs::is_directory(folder))
+        return fileError(report,
+                         "cannot create the report's folder " + folder.string() + (ec ? ": " + ec.message() : ""),
+                         "check the path of --report, or write the report elsewhere");
     return std::nullopt;
 }
 

@@ -43,6 +43,11 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
 Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
                                const std::vector<BatchItem>& items, bool allowInPlace);
 
+/// Fails when the batch report at `report` would overwrite an input or an output of `items` (never
+/// allowed, not even with --in-place), or cannot be created where it is asked for (its folder is made
+/// here, so that a bad path fails before any file is run rather than after all of them).
+Status checkReportPath(const std::string& report, const std::vector<BatchItem>& items);
+
 /// The share `shard` (1-based) of `shards` of `items`: stable and disjoint, chosen by a hash of each
 /// input's relative path, so that N machines given the same corpus (wherever it is mounted) split it
 /// without coordination.

@@ -367,6 +367,40 @@ TEST(HostBatch, ShardsSplitTheBatchAndTheirReportsMerge) {
     EXPECT_EQ(runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--shard", "4/3"}).exitCode, 2);
 }
 
+// A report is an output too: it never lands on an input or on another file's output (not with
+// --in-place, and not when that file is in another shard), and a path it cannot have fails before any
+// file is run.
+TEST(HostBatch, AReportOverwritesNoInputOrOutput) {
+    TempDir in, out, elsewhere;
+    makeBatchInputs(in.path(), 4);
+    const std::string input = in / "p1.msgpack";
+    const std::string before = test::readBytes(input);
+    for (const std::vector<std::string>& extra :
+         std::vector<std::vector<std::string>>{{}, {"--in-place"}, {"--shard", "1/4"}}) {
+        std::vector<std::string> args{kHost, "batch", in.path(), "--out-dir", out.path(), "--report", input};
+        args.insert(args.end(), extra.begin(), extra.end());
+        auto r = runProcess(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find("the report would overwrite an input of this run"), std::string::npos) << r.err;
+        EXPECT_EQ(test::readBytes(input), before);
+        EXPECT_TRUE(fs::is_empty(out.path()));
+    }
+    auto onOutput = runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--report", out / "p2.msgpack"});
+    EXPECT_EQ(onOutput.exitCode, 2) << onOutput.err;
+    EXPECT_NE(onOutput.err.find("the report would overwrite the output of"), std::string::npos) << onOutput.err;
+    EXPECT_TRUE(fs::is_empty(out.path()));
+    test::writeBytes(elsewhere / "file", "");
+    auto noFolder =
+        runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--report", elsewhere / "file/r.jsonl"});
+    EXPECT_EQ(noFolder.exitCode, 2) << noFolder.err;
+    EXPECT_NE(noFolder.err.find("cannot create the report's folder"), std::string::npos) << noFolder.err;
+    EXPECT_TRUE(fs::is_empty(out.path()));
+    auto newFolder =
+        runProcess({kHost, "batch", in.path(), "--out-dir", out.path(), "--report", elsewhere / "new/r.jsonl"});
+    EXPECT_EQ(newFolder.exitCode, 0) << newFolder.err;
+    EXPECT_EQ(reportLines(elsewhere / "new/r.jsonl").size(), 4u);
+}
+
 }  // namespace
 }  // namespace ptoplug
 
