@@ -53,6 +53,12 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                 if (!cli.file.dumpDir.empty()) {
                     std::error_code ec;
                     std::filesystem::create_directories(cli.file.dumpDir, ec);
+                    if (!std::filesystem::is_directory(cli.file.dumpDir))
+                        return cli.fail(fileError(cli.file.dumpDir,
+                                                  "--dump-ir needs a folder, and this one cannot be made" +
+                                                      (ec ? ": " + ec.message() : std::string()),
+                                                  "name a folder that exists or can be created"),
+                                        host::kExitUsage);
                 }
                 std::vector<host::BatchItem> one{{args->input, args->output, {}, args->input}};
                 if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};

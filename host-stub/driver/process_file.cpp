@@ -177,11 +177,15 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
             char prefix[24];
             std::snprintf(prefix, sizeof prefix, "%02zu", i);
             std::string path = options.dumpDir + "/" + prefix + "_after_" + stage.name + ".py";
+            // A dump asked for and not written fails the file: success must mean every output is there.
             if (auto err = io::writeOutput(path, [&](ir::Sink& sink) {
                     sink.write(ir::printProgram(doc));
                     return Status();
-                }))
+                })) {
                 report.messages += formatError(*err, options.diagnostics);
+                report.exitCode = kExitOutput;
+                return report;
+            }
         }
         if (outcome.failed()) {
             Failure f = classify(outcome, who);

@@ -213,7 +213,10 @@ Status writeOutput(const std::string& path, const std::function<Status(ir::Sink&
     }
     switch (target.kind) {
         case Target::Stdout: result = produceInto(hostStdout(), "<stdout>", produce); break;
-        case Target::Directory: result = fsError(path, "the output is a directory", EISDIR); break;
+        case Target::Directory:
+            result =
+                fileError(path, "the output is a directory", "name a file in it for the output, e.g. DIR/out.json");
+            break;
         case Target::Stream: result = writeStream(target.path, produce); break;
         case Target::Regular:
             result = writeRegular(target.path, target.mode, produce, durability);

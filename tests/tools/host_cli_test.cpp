@@ -540,6 +540,20 @@ TEST(HostConventions, IrIsPrintedAndDumpedAfterNamedPasses) {
     for (const auto& e : fs::directory_iterator(tmp / "dump")) dumped.push_back(e.path().filename().string());
     ASSERT_EQ(dumped.size(), 1u);
     EXPECT_EQ(dumped[0].substr(2), "_after_MaterializeDistTensorCtx.py");
+    // A dump that cannot be written fails the run (exit 6, no output); a --dump-ir that is no folder fails
+    // it before anything runs (exit 2).
+    fs::remove(tmp / ("dump/" + dumped[0]));
+    fs::create_directory(tmp / ("dump/" + dumped[0]));
+    auto unwritable =
+        runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "u.msgpack", "--dump-ir", tmp / "dump"});
+    EXPECT_EQ(unwritable.exitCode, 6) << unwritable.err;
+    EXPECT_NE(unwritable.err.find(dumped[0] + ": error: "), std::string::npos) << unwritable.err;
+    EXPECT_FALSE(fs::exists(tmp / "u.msgpack"));
+    auto notAFolder =
+        runProcess({kHost, "run", normalInput("msgpack"), "-o", tmp / "u.msgpack", "--dump-ir", tmp / "out.msgpack"});
+    EXPECT_EQ(notAFolder.exitCode, 2) << notAFolder.err;
+    EXPECT_NE(notAFolder.err.find("--dump-ir needs a folder"), std::string::npos) << notAFolder.err;
+    EXPECT_FALSE(fs::exists(tmp / "u.msgpack"));
     const std::string failing = test::dataDir() +
                                 "/pypto-unit/device_call_without_materialized_context_rejects_synthesized_prefix/"
                                 "before.msgpack";
