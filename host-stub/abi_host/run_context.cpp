@@ -5,6 +5,7 @@
 
 #include "abi_host/handles.h"
 #include "base/allocator.h"
+#include "base/process_state.h"
 
 pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
     static std::atomic<uint64_t> next{1};
@@ -46,7 +47,10 @@ RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*
     {
         pto_run_context ctx(doc);
         ctx.settings = settings;
-        outcome.status = fn(&hostApi(), &ctx);
+        {
+            ProcessStateGuard keep;
+            outcome.status = fn(&hostApi(), &ctx);
+        }
         table::applyEdits(&ctx);
         outcome.diagnostics = std::move(ctx.diagnostics);
         if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;

@@ -1,5 +1,6 @@
 #include "plugins/loader.h"
 
+#include "base/process_state.h"
 #include "plugins/pass_options.h"
 
 #include <dlfcn.h>
@@ -74,6 +75,7 @@ const pto_verifier_desc* LoadedPlugin::verifier(const std::string& property) con
 Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor, uint32_t hostMinor) {
     // A path without a slash would make dlopen search the library path: never search.
     std::string explicitPath = path.find('/') == std::string::npos ? "./" + path : path;
+    ProcessStateGuard keep;  // the library's constructors and its entry point are plugin code
     void* handle = dlopen(explicitPath.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* err = dlerror();

@@ -24,6 +24,8 @@
  *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
  *   FAKE_TRUNCATES_INPUT      a pass that truncates the file named by $PTOPLUG_FAKE_TRUNCATE, then succeeds
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
+ *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777 and move to the
+ *                             root folder; the pass then succeeds
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
 #if defined(FAKE_KILLS_WRITER)
@@ -35,12 +37,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ptoplug/abi.h"
 
 #if defined(FAKE_EXIT_IN_CONSTRUCTOR)
 __attribute__((constructor)) static void exit_while_loading(void) { exit(0); }
+#elif defined(FAKE_CHANGES_PROCESS)
+__attribute__((constructor)) static void change_process_while_loading(void) {
+    umask(0777);
+    if (chdir("/") != 0) abort();
+}
 #endif
 
 /* The body of the program's first function, or the null handle. */
@@ -155,6 +163,10 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
         memcmp(name.data, "crash_me", 8) == 0)
         raise(SIGSEGV);
     return PTO_OK;
+#elif defined(FAKE_CHANGES_PROCESS)
+    (void)host, (void)ctx;
+    umask(0777);
+    return chdir("/") == 0 ? PTO_OK : PTO_ERR_INTERNAL;
 #else
     (void)host, (void)ctx;
     return PTO_OK;

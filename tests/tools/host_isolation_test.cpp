@@ -419,6 +419,29 @@ TEST(Files, OutputsHonourTheUmaskAndKeepAnExistingMode) {
     EXPECT_TRUE(fs::is_regular_file(longName));
 }
 
+// The umask and the working folder are the user's, whatever plugin code does to the process: a plugin
+// whose constructor and pass set the umask to 0777 and move to / changes neither where relative inputs
+// and outputs are nor the outputs' mode.
+TEST(Files, APluginChangingUmaskOrFolderChangesNoOutput) {
+    TempDir tmp;
+    const std::string manifest = fakeManifest(tmp, "changes_process");
+    fs::copy_file(input(), tmp / "in.json");
+    auto run = runProcess({"/bin/sh", "-c",
+                           "cd '" + tmp.path() + "' && umask 027 && exec '" + kHost +
+                               "' --no-default-plugins --plugin '" + manifest + "' run in.json -o out.json"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(fs::status(tmp / "out.json").permissions(), fs::perms(0640));
+    EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(input()));
+    fs::create_directory(tmp / "out");
+    auto batch =
+        runProcess({"/bin/sh", "-c",
+                    "cd '" + tmp.path() + "' && umask 027 && exec '" + kHost + "' --no-default-plugins --plugin '" +
+                        manifest + "' batch in.json --out-dir out --report report.jsonl"});
+    ASSERT_EQ(batch.exitCode, 0) << batch.err;
+    EXPECT_EQ(fs::status(tmp / "out/in.json").permissions(), fs::perms(0640));
+    EXPECT_EQ(fs::status(tmp / "report.jsonl").permissions(), fs::perms(0640));
+}
+
 TEST(Files, ACrashRemovesOnlyItsOwnTemporaries) {
     TempDir tmp, in, out;
     fs::copy_file(input(), in / "a.json");
