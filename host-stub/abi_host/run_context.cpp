@@ -35,7 +35,7 @@ std::string statusName(pto_status status) {
 bool isKnownStatus(pto_status status) { return statusName(status).rfind("PTO_", 0) == 0; }
 
 bool RunOutcome::failed() const {
-    if (status != PTO_OK) return true;
+    if (status != PTO_OK || !lostProcessState.empty()) return true;
     for (const Diagnostic& d : diagnostics)
         if (d.severity >= PTO_SEVERITY_ERROR) return true;
     return false;
@@ -47,10 +47,9 @@ RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*
     {
         pto_run_context ctx(doc);
         ctx.settings = settings;
-        {
-            ProcessStateGuard keep;
-            outcome.status = fn(&hostApi(), &ctx);
-        }
+        ProcessStateGuard keep;
+        outcome.status = fn(&hostApi(), &ctx);
+        outcome.lostProcessState = keep.restore();
         table::applyEdits(&ctx);
         outcome.diagnostics = std::move(ctx.diagnostics);
         if (outcome.status == PTO_OK && ctx.hasErrors) outcome.status = PTO_ERR_USER;

@@ -97,7 +97,10 @@ const pto_host_api& hostApi();
 struct RunOutcome {
     pto_status status = PTO_OK;
     std::vector<Diagnostic> diagnostics;
-    /// True if the run failed: an error status or an error diagnostic.
+    /// What of the process's state the plugin changed and the host could not put back (ProcessStateGuard):
+    /// a limit lowered for good, which would fail the host later as if the user's limits were too low.
+    std::string lostProcessState;
+    /// True if the run failed: an error status, an error diagnostic or a lost process state.
     bool failed() const;
 };
 

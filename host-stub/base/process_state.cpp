@@ -28,14 +28,34 @@ mode_t currentUmask() {
 }  // namespace
 
 ProcessStateGuard::ProcessStateGuard()
-    : folder_(::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)), umask_(currentUmask()) {}
+    : folder_(::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)), umask_(currentUmask()) {
+    for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], nullptr, &actions_[i]);
+    for (size_t i = 0; i < kLimits.size(); ++i) ::getrlimit(kLimits[i].resource, &limits_[i]);
+}
 
-ProcessStateGuard::~ProcessStateGuard() {
+std::string ProcessStateGuard::restore() {
+    if (restored_) return {};
+    restored_ = true;
     if (folder_ >= 0) {
         (void)::fchdir(folder_);  // nothing better to do if it fails: the folder then was deleted under us
         ::close(folder_);
     }
     ::umask(umask_);
+    for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &actions_[i], nullptr);
+    std::string lost;
+    for (size_t i = 0; i < kLimits.size(); ++i) {
+        struct rlimit now {};
+        if (::getrlimit(kLimits[i].resource, &now) != 0 ||
+            (now.rlim_cur == limits_[i].rlim_cur && now.rlim_max == limits_[i].rlim_max))
+            continue;
+        // Lowering always works; raising a hard limit needs a privilege the host seldom has.
+        if (::setrlimit(kLimits[i].resource, &limits_[i]) != 0)
+            lost += std::string(lost.empty() ? "" : ", ") + kLimits[i].name + ", lowered to " +
+                    (now.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(now.rlim_cur));
+    }
+    return lost;
 }
+
+ProcessStateGuard::~ProcessStateGuard() { restore(); }
 
 }  // namespace ptoplug

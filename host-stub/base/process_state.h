@@ -1,25 +1,49 @@
-// The process state that plugin code can change behind the host's back and that the host's file handling
-// depends on: the working folder (every relative path a user gave) and the umask (the mode of new files).
+// The process-wide state that plugin code can change behind the host's back and that the host's own
+// behaviour depends on: the working folder (every relative path a user gave), the umask (the mode of new
+// files), the handling of the signals the host sets (a closed pipe or a too large file must be an error
+// the host reports, not a death it would be blamed for) and the limits on open files, file size and
+// address space (--memory-limit).
 #pragma once
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
+
+#include <array>
+#include <string>
 
 namespace ptoplug {
 
-/// Captures the working folder and the umask, and puts both back when it goes out of scope. Wrapped around
-/// every call into plugin code (loading, entry, passes, verifiers): a plugin that calls chdir or umask
-/// then changes nothing of where the host writes or with which mode. Not thread-safe with respect to
-/// other threads changing the same state, as neither is per thread.
+/// Captures that state and puts it back when it goes out of scope. Wrapped around every call into plugin
+/// code (loading, entry point, passes, verifiers): a plugin that calls chdir, umask, signal or setrlimit
+/// then changes nothing of what the host does after it. Handlers of fatal signals are left alone (a
+/// plugin's runtime may need its own), as is a limit the plugin lowered below what can be raised again.
+/// Not a lock: other threads changing the same state at the same time are not guarded against.
 class ProcessStateGuard {
 public:
     ProcessStateGuard();
+    /// Puts the state back (once; the destructor does it otherwise) and says what could not be: "" or,
+    /// e.g., "limit on open files (RLIMIT_NOFILE), lowered to 3".
+    std::string restore();
     ~ProcessStateGuard();
     ProcessStateGuard(const ProcessStateGuard&) = delete;
     ProcessStateGuard& operator=(const ProcessStateGuard&) = delete;
 
 private:
+    static constexpr std::array<int, 4> kSignals = {SIGPIPE, SIGXFSZ, SIGINT, SIGTERM};
+    struct Limit {
+        int resource;
+        const char* name;
+    };
+    static constexpr std::array<Limit, 3> kLimits = {{{RLIMIT_NOFILE, "limit on open files (RLIMIT_NOFILE)"},
+                                                      {RLIMIT_FSIZE, "limit on file size (RLIMIT_FSIZE)"},
+                                                      {RLIMIT_AS, "limit on address space (RLIMIT_AS)"}}};
+
+    bool restored_ = false;
     int folder_;  ///< an O_PATH descriptor of the working folder, or -1 when it cannot be opened (deleted)
     mode_t umask_;
+    std::array<struct sigaction, kSignals.size()> actions_{};
+    std::array<struct rlimit, kLimits.size()> limits_{};
 };
 
 }  // namespace ptoplug

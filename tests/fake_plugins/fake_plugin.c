@@ -24,8 +24,9 @@
  *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
  *   FAKE_TRUNCATES_INPUT      a pass that truncates the file named by $PTOPLUG_FAKE_TRUNCATE, then succeeds
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
- *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777 and move to the
- *                             root folder; the pass then succeeds
+ *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777, move to the
+ *                             root folder and let SIGPIPE kill the process; the pass then succeeds
+ *   FAKE_LOWERS_LIMIT         a pass that lowers the limit on file size (soft and hard) to 64 KiB, succeeds
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
 #if defined(FAKE_KILLS_WRITER)
@@ -37,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,10 +47,12 @@
 #if defined(FAKE_EXIT_IN_CONSTRUCTOR)
 __attribute__((constructor)) static void exit_while_loading(void) { exit(0); }
 #elif defined(FAKE_CHANGES_PROCESS)
-__attribute__((constructor)) static void change_process_while_loading(void) {
+static void change_process(void) {
     umask(0777);
+    signal(SIGPIPE, SIG_DFL);
     if (chdir("/") != 0) abort();
 }
+__attribute__((constructor)) static void change_process_while_loading(void) { change_process(); }
 #endif
 
 /* The body of the program's first function, or the null handle. */
@@ -165,8 +169,12 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
     return PTO_OK;
 #elif defined(FAKE_CHANGES_PROCESS)
     (void)host, (void)ctx;
-    umask(0777);
-    return chdir("/") == 0 ? PTO_OK : PTO_ERR_INTERNAL;
+    change_process();
+    return PTO_OK;
+#elif defined(FAKE_LOWERS_LIMIT)
+    struct rlimit limit = {64 << 10, 64 << 10};
+    (void)host, (void)ctx;
+    return setrlimit(RLIMIT_FSIZE, &limit) == 0 ? PTO_OK : PTO_ERR_INTERNAL;
 #else
     (void)host, (void)ctx;
     return PTO_OK;

@@ -442,6 +442,39 @@ TEST(Files, APluginChangingUmaskOrFolderChangesNoOutput) {
     EXPECT_EQ(fs::status(tmp / "report.jsonl").permissions(), fs::perms(0640));
 }
 
+// SIGPIPE is the host's to handle: after a plugin let it kill the process, a reader that closes the
+// output stream early is still a write error of the host's (exit 6), not a crash blamed on anyone.
+TEST(Files, APluginCannotMakeAClosedOutputStreamACrash) {
+    TempDir tmp;
+    const std::string large = tmp / "large.json";
+    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
+    auto r = runProcess({"/bin/bash", "-c",
+                         "'" + kHost + "' --no-default-plugins --plugin '" + fakeManifest(tmp, "changes_process") +
+                             "' run '" + large + "' -o - | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}"});
+    EXPECT_EQ(r.exitCode, 6) << r.err;
+    EXPECT_NE(r.err.find("<stdout>: error: write failed: Broken pipe"), std::string::npos) << r.err;
+}
+
+// A limit a plugin lowers is put back; where the host lacks the privilege to raise a hard limit again,
+// the pass is named for it (exit 5, nothing written) instead of the write failing as if the user's
+// limits were too low.
+TEST(Files, ALimitAPluginLowersIsPutBackOrBlamedOnIt) {
+    TempDir tmp;
+    const std::string large = tmp / "large.json";
+    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
+    auto r = runProcess(withFake(tmp, "lowers_limit", {"run", large, "-o", tmp / "out.json"}));
+    if (r.exitCode == 0) {  // privileged: the limit was raised again
+        EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(large));
+        return;
+    }
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("pass 'FakePass' of plugin 'fake' (" + library("lowers_limit") +
+                         ") left the process's limit on file size (RLIMIT_FSIZE), lowered to 65536"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
 TEST(Files, ACrashRemovesOnlyItsOwnTemporaries) {
     TempDir tmp, in, out;
     fs::copy_file(input(), in / "a.json");
