@@ -98,7 +98,8 @@ struct RunOutcome {
     pto_status status = PTO_OK;
     std::vector<Diagnostic> diagnostics;
     /// What of the process's state the plugin changed and the host could not put back (ProcessStateGuard):
-    /// a limit lowered for good, which would fail the host later as if the user's limits were too low.
+    /// a limit lowered for good, which would fail the host later as if the user's limits were too low, or
+    /// a descriptor of the host's closed.
     std::string lostProcessState;
     /// True if the run failed: an error status, an error diagnostic or a lost process state.
     bool failed() const;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 
 namespace ptoplug {
@@ -25,7 +26,23 @@ mode_t currentUmask() {
     return mask;
 }
 
+struct Watched {
+    int fd;
+    dev_t device;
+    ino_t inode;
+};
+std::array<Watched, 8> gWatched;
+size_t gWatchedCount = 0;
+
+void note(std::string& lost, const std::string& what) { lost += (lost.empty() ? "" : ", ") + what; }
+
 }  // namespace
+
+void watchHostDescriptor(int fd) {
+    struct stat st {};
+    if (gWatchedCount < gWatched.size() && ::fstat(fd, &st) == 0)
+        gWatched[gWatchedCount++] = {fd, st.st_dev, st.st_ino};
+}
 
 ProcessStateGuard::ProcessStateGuard()
     : folder_(::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)), umask_(currentUmask()) {
@@ -50,8 +67,14 @@ std::string ProcessStateGuard::restore() {
             continue;
         // Lowering always works; raising a hard limit needs a privilege the host seldom has.
         if (::setrlimit(kLimits[i].resource, &limits_[i]) != 0)
-            lost += std::string(lost.empty() ? "" : ", ") + kLimits[i].name + ", lowered to " +
-                    (now.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(now.rlim_cur));
+            note(lost, std::string("the ") + kLimits[i].name + " lowered to " +
+                           (now.rlim_cur == RLIM_INFINITY ? "unlimited" : std::to_string(now.rlim_cur)) + " for good");
+    }
+    for (size_t i = 0; i < gWatchedCount; ++i) {
+        struct stat st {};
+        const Watched& w = gWatched[i];
+        if (::fstat(w.fd, &st) != 0 || st.st_dev != w.device || st.st_ino != w.inode)
+            note(lost, "descriptor " + std::to_string(w.fd) + " of the host's closed or replaced");
     }
     return lost;
 }

@@ -1,8 +1,8 @@
 // The process-wide state that plugin code can change behind the host's back and that the host's own
 // behaviour depends on: the working folder (every relative path a user gave), the umask (the mode of new
 // files), the handling of the signals the host sets (a closed pipe or a too large file must be an error
-// the host reports, not a death it would be blamed for) and the limits on open files, file size and
-// address space (--memory-limit).
+// the host reports, not a death it would be blamed for), the limits on open files, file size and
+// address space (--memory-limit), and the descriptors the host keeps open for itself.
 #pragma once
 
 #include <signal.h>
@@ -14,6 +14,11 @@
 
 namespace ptoplug {
 
+/// Adds `fd` to the descriptors the host keeps for itself (a worker's channel to its parent, the saved
+/// stdout; at most 8): ProcessStateGuard then checks that plugin code neither closed nor replaced them,
+/// which cannot be undone and is reported instead. Call before any plugin code runs; not thread-safe.
+void watchHostDescriptor(int fd);
+
 /// Captures that state and puts it back when it goes out of scope. Wrapped around every call into plugin
 /// code (loading, entry point, passes, verifiers): a plugin that calls chdir, umask, signal or setrlimit
 /// then changes nothing of what the host does after it. Handlers of fatal signals are left alone (a
@@ -23,7 +28,7 @@ class ProcessStateGuard {
 public:
     ProcessStateGuard();
     /// Puts the state back (once; the destructor does it otherwise) and says what could not be: "" or,
-    /// e.g., "limit on open files (RLIMIT_NOFILE), lowered to 3".
+    /// e.g., "the limit on open files (RLIMIT_NOFILE) lowered to 3 for good".
     std::string restore();
     ~ProcessStateGuard();
     ProcessStateGuard(const ProcessStateGuard&) = delete;

@@ -107,8 +107,7 @@ Outcome runOnce(const Runnable& r, const std::string& file, std::string& bytes) 
     auto doc = ir::readFile(file);
     if (!doc) return {false, "cannot read corpus file: " + doc.error().format()};
     host::RunOutcome o = host::runThroughAbi(**doc, r.fn, r.settings);
-    if (!o.lostProcessState.empty())
-        return {false, "left the process's " + o.lostProcessState + ", which a host cannot raise again"};
+    if (!o.lostProcessState.empty()) return {false, "changed what a host cannot put back: " + o.lostProcessState};
     if (std::string bad = badDiagnostic(o); !bad.empty()) return {false, bad};
     bool errors = std::any_of(o.diagnostics.begin(), o.diagnostics.end(),
                               [](const host::Diagnostic& d) { return d.severity >= PTO_SEVERITY_ERROR; });

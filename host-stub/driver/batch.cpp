@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/process_state.h"
 #include "driver/crash_reproducer.h"
 #include "driver/fatal_signals.h"
 #include "io/digest.h"
@@ -113,6 +114,8 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
     const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
     gWorkerProgress = &progress;
     noteFatalSignalsOfTheWriter(progress);
+    watchHostDescriptor(in);
+    watchHostDescriptor(out);
     uint32_t index = 0;
     while (io::readAll(in, &index, sizeof index)) {
         const BatchItem& item = items[index];
@@ -139,7 +142,6 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                           hint),
                 options.diagnostics);
         }
-        progress.enter(Phase::Idle);
         std::string line;
         if (!isolation.reportPath.empty()) {
             bool ok = report.exitCode == kExitOk;
@@ -150,8 +152,13 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                               static_cast<uint32_t>(report.messages.size()), static_cast<uint32_t>(line.size())};
         if (!io::writeAll(out, header, sizeof header) ||
             !io::writeAll(out, report.messages.data(), report.messages.size()) ||
-            !io::writeAll(out, line.data(), line.size()))
+            !io::writeAll(out, line.data(), line.size())) {
+            // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
+            // learns it here, with the phase still that pass's.
+            progress.channelLost.store(1);
             return kExitInternal;
+        }
+        progress.enter(Phase::Idle);
     }
     return 0;
 }
@@ -274,6 +281,7 @@ private:
         progress.enter(Phase::Idle);
         progress.outOfMemory.store(0);
         progress.writerCrashed.store(0);
+        progress.channelLost.store(0);
         io::ChildOptions childOptions;
         childOptions.ignoreInterrupts = true;
         childOptions.memoryLimitMiB = isolation_.memoryLimitMiB;
@@ -393,6 +401,8 @@ private:
             code = kExitBadInput;
         } else if (end.how == io::ChildEnd::How::Signaled) {
             what = "crashed with " + end.describe();
+        } else if (progress.channelLost.load() != 0) {
+            what = "closed or replaced the descriptors pto-host talks to its worker through";
         } else {
             what = "ended the process with " + end.describe() + " instead of returning";
         }

@@ -27,8 +27,8 @@ struct Failure {
 Failure classify(const RunOutcome& outcome, const std::string& who) {
     if (!outcome.lostProcessState.empty())
         return {kExitInternal, "pto-host/process-state",
-                who + " left the process's " + outcome.lostProcessState +
-                    ", which the host cannot raise again; this is a bug in the plugin"};
+                who + " changed what the host cannot put back: " + outcome.lostProcessState +
+                    "; this is a bug in the plugin"};
     if (!isKnownStatus(outcome.status))
         return {kExitInternal, "pto-host/unknown-status",
                 who + " returned status " + std::to_string(static_cast<int>(outcome.status)) +

@@ -28,6 +28,7 @@ struct WorkerProgress {
     std::atomic<int64_t> itemStartNs{0};
     std::atomic<uint32_t> outOfMemory{0};    ///< an allocation failed in this worker
     std::atomic<uint32_t> writerCrashed{0};  ///< a fatal signal hit the output writer's thread (fatal_signals.h)
+    std::atomic<uint32_t> channelLost{0};    ///< the worker could not send its report: plugin code closed its pipe
 
     void enter(Phase p, int32_t stageIndex = -1, int32_t propertyIndex = -1) {
         stage.store(stageIndex, std::memory_order_relaxed);

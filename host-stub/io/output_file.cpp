@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/process_state.h"
 #include "io/interrupts.h"
 
 namespace ptoplug::io {
@@ -158,6 +159,7 @@ void reserveStdoutForHost() {
     int saved = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
     if (saved < 0) return;
     gHostStdout = saved;
+    watchHostDescriptor(saved);
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
 }
 

@@ -27,6 +27,7 @@
  *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777, move to the
  *                             root folder and let SIGPIPE kill the process; the pass then succeeds
  *   FAKE_LOWERS_LIMIT         a pass that lowers the limit on file size (soft and hard) to 64 KiB, succeeds
+ *   FAKE_CLOSES_DESCRIPTORS   a pass that closes every descriptor from 3 up (the host's among them), succeeds
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
 #if defined(FAKE_KILLS_WRITER)
@@ -170,6 +171,10 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
 #elif defined(FAKE_CHANGES_PROCESS)
     (void)host, (void)ctx;
     change_process();
+    return PTO_OK;
+#elif defined(FAKE_CLOSES_DESCRIPTORS)
+    (void)host, (void)ctx;
+    for (int fd = 3; fd < 1024; ++fd) close(fd);
     return PTO_OK;
 #elif defined(FAKE_LOWERS_LIMIT)
     struct rlimit limit = {64 << 10, 64 << 10};

@@ -469,10 +469,34 @@ TEST(Files, ALimitAPluginLowersIsPutBackOrBlamedOnIt) {
     }
     EXPECT_EQ(r.exitCode, 5) << r.err;
     EXPECT_NE(r.err.find("pass 'FakePass' of plugin 'fake' (" + library("lowers_limit") +
-                         ") left the process's limit on file size (RLIMIT_FSIZE), lowered to 65536"),
+                         ") changed what the host cannot put back: the limit on file size (RLIMIT_FSIZE) "
+                         "lowered to 65536 for good"),
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
+// A plugin that closes the descriptors the host keeps (the worker's channel to pto-host, its stdout) is
+// named for it and nothing is written, in each file of a batch; with the channel gone the worker tells
+// the parent through their shared memory.
+TEST(Files, APluginClosingTheHostsDescriptorsIsNamedAndWritesNothing) {
+    TempDir tmp, out;
+    fs::copy_file(input(), tmp / "a.json");
+    fs::copy_file(input(), tmp / "b.json");
+    auto r = runProcess(withFake(tmp, "closes_descriptors",
+                                 {"batch", tmp / "a.json", tmp / "b.json", "--out-dir", out.path(), "-j", "1"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    for (const char* name : {"a.json", "b.json"})
+        EXPECT_NE(r.err.find(tmp / name +
+                             ": error: closed or replaced the descriptors pto-host talks to its worker "
+                             "through in pass 'FakePass' of plugin 'fake' (" +
+                             library("closes_descriptors") + "); no output was written"),
+                  std::string::npos)
+            << r.err;
+    EXPECT_TRUE(fs::is_empty(out.path()));
+    auto toStdout = runProcess(withFake(tmp, "closes_descriptors", {"run", tmp / "a.json", "-o", "-"}));
+    EXPECT_EQ(toStdout.exitCode, 5) << toStdout.err;
+    EXPECT_EQ(toStdout.out, "");
 }
 
 TEST(Files, ACrashRemovesOnlyItsOwnTemporaries) {
