@@ -226,6 +226,7 @@ public:
           options_(options),
           isolation_(isolation),
           progressLine_(isolation.summary && options.diagnostics == DiagnosticsFormat::Text && ::isatty(STDERR_FILENO)),
+          readsStdin_(std::any_of(items.begin(), items.end(), [](const BatchItem& i) { return i.input == "-"; })),
           timeoutNs_(static_cast<int64_t>(isolation.timeoutSeconds * 1e9)) {}
 
     int run() {
@@ -285,6 +286,7 @@ private:
         io::ChildOptions childOptions;
         childOptions.ignoreInterrupts = true;
         childOptions.memoryLimitMiB = isolation_.memoryLimitMiB;
+        childOptions.keepStdin = readsStdin_;
         w.child = io::Child::fork(
             [&](int in, int out) {
                 // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
@@ -504,6 +506,7 @@ private:
     const FileOptions& options_;
     const IsolationOptions& isolation_;
     const bool progressLine_;
+    const bool readsStdin_;  ///< an input is "-": workers keep the host's stdin
     const int64_t timeoutNs_;
     std::unique_ptr<ProgressBoard> board_;
     std::vector<Worker> workers_;

@@ -31,6 +31,11 @@ void setUpChild(pid_t parent, const ChildOptions& options) {
     ::signal(SIGINT, options.ignoreInterrupts ? SIG_IGN : SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
     if (options.stdoutToStderr) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (!options.keepStdin)
+        if (int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC); null >= 0) {
+            ::dup2(null, STDIN_FILENO);
+            ::close(null);
+        }
     if (options.memoryLimitMiB > 0) {
         rlimit limit{};
         limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(options.memoryLimitMiB) << 20;

@@ -32,6 +32,9 @@ struct ChildOptions {
     bool stdoutToStderr = false;    ///< the child's fd 1 becomes its stderr (plugins never write into host output)
     bool ignoreInterrupts = false;  ///< SIGINT is ignored: the parent decides when the child stops
     uint64_t memoryLimitMiB = 0;    ///< address-space limit (RLIMIT_AS); 0 = none
+    /// The child shares the parent's stdin (it reads an input "-"). Otherwise its stdin is /dev/null:
+    /// plugin code reading stdin must not wait on a terminal or take the data of a pipeline.
+    bool keepStdin = false;
 };
 
 /// A forked child with a pipe each way. It dies with its parent (PR_SET_PDEATHSIG), so a killed host

@@ -28,6 +28,7 @@
  *                             root folder and let SIGPIPE kill the process; the pass then succeeds
  *   FAKE_LOWERS_LIMIT         a pass that lowers the limit on file size (soft and hard) to 64 KiB, succeeds
  *   FAKE_CLOSES_DESCRIPTORS   a pass that closes every descriptor from 3 up (the host's among them), succeeds
+ *   FAKE_READS_STDIN          a pass that reads its stdin to the end and fails if it got a byte
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
  */
 #if defined(FAKE_KILLS_WRITER)
@@ -176,6 +177,10 @@ __attribute__((unused)) static pto_status run(const pto_host_api* host, pto_run_
     (void)host, (void)ctx;
     for (int fd = 3; fd < 1024; ++fd) close(fd);
     return PTO_OK;
+#elif defined(FAKE_READS_STDIN)
+    char byte;
+    (void)host, (void)ctx;
+    return read(STDIN_FILENO, &byte, 1) > 0 ? PTO_ERR_INTERNAL : PTO_OK;
 #elif defined(FAKE_LOWERS_LIMIT)
     struct rlimit limit = {64 << 10, 64 << 10};
     (void)host, (void)ctx;

@@ -499,6 +499,18 @@ TEST(Files, APluginClosingTheHostsDescriptorsIsNamedAndWritesNothing) {
     EXPECT_EQ(toStdout.out, "");
 }
 
+// Plugin code reads /dev/null as its stdin: it cannot wait on a terminal or take a pipeline's data. An
+// input read from stdin ("-") is read whole before any pass runs.
+TEST(Files, PluginCodeNeverReadsTheUsersStdin) {
+    TempDir tmp;
+    auto fromFile = runProcess(withFake(tmp, "reads_stdin", {"run", input(), "-o", tmp / "a.json"}), "user data\n");
+    EXPECT_EQ(fromFile.exitCode, 0) << fromFile.err;
+    auto fromStdin =
+        runProcess(withFake(tmp, "reads_stdin", {"run", "-", "-o", tmp / "b.json"}), test::readBytes(input()));
+    EXPECT_EQ(fromStdin.exitCode, 0) << fromStdin.err;
+    EXPECT_EQ(test::readBytes(tmp / "b.json"), test::readBytes(input()));
+}
+
 TEST(Files, ACrashRemovesOnlyItsOwnTemporaries) {
     TempDir tmp, in, out;
     fs::copy_file(input(), in / "a.json");
