@@ -33,10 +33,13 @@ struct Watched {
 };
 std::array<Watched, 8> gWatched;
 size_t gWatchedCount = 0;
+bool gOwned = false;
 
 void note(std::string& lost, const std::string& what) { lost += (lost.empty() ? "" : ", ") + what; }
 
 }  // namespace
+
+void ownProcessState() { gOwned = true; }
 
 void watchHostDescriptor(int fd) {
     struct stat st {};
@@ -44,8 +47,10 @@ void watchHostDescriptor(int fd) {
         gWatched[gWatchedCount++] = {fd, st.st_dev, st.st_ino};
 }
 
-ProcessStateGuard::ProcessStateGuard()
-    : folder_(::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)), umask_(currentUmask()) {
+ProcessStateGuard::ProcessStateGuard() : restored_(!gOwned) {
+    if (restored_) return;
+    folder_ = ::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    umask_ = currentUmask();
     for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], nullptr, &actions_[i]);
     for (size_t i = 0; i < kLimits.size(); ++i) ::getrlimit(kLimits[i].resource, &limits_[i]);
 }

@@ -14,16 +14,21 @@
 
 namespace ptoplug {
 
+/// Declares that the host owns this process (pto-host, pto-plugin-check): from now on guards put its state
+/// back. Inside another program (the C++ API, the Python module) they do nothing: the state is that
+/// program's, and its other threads may change it while a pass runs, which a guard would undo.
+void ownProcessState();
+
 /// Adds `fd` to the descriptors the host keeps for itself (a worker's channel to its parent, the saved
 /// stdout; at most 8): ProcessStateGuard then checks that plugin code neither closed nor replaced them,
 /// which cannot be undone and is reported instead. Call before any plugin code runs; not thread-safe.
 void watchHostDescriptor(int fd);
 
-/// Captures that state and puts it back when it goes out of scope. Wrapped around every call into plugin
-/// code (loading, entry point, passes, verifiers): a plugin that calls chdir, umask, signal or setrlimit
-/// then changes nothing of what the host does after it. Handlers of fatal signals are left alone (a
-/// plugin's runtime may need its own), as is a limit the plugin lowered below what can be raised again.
-/// Not a lock: other threads changing the same state at the same time are not guarded against.
+/// Captures that state and puts it back when it goes out of scope (where the host owns the process). Wrapped around
+/// every call into plugin code (loading, entry point, passes, verifiers): a plugin that calls chdir, umask, signal or
+/// setrlimit then changes nothing of what the host does after it. Handlers of fatal signals are left alone (a plugin's
+/// runtime may need its own), as is a limit the plugin lowered below what can be raised again. Not a lock: other
+/// threads changing the same state at the same time are not guarded against.
 class ProcessStateGuard {
 public:
     ProcessStateGuard();
@@ -44,9 +49,9 @@ private:
                                                       {RLIMIT_FSIZE, "limit on file size (RLIMIT_FSIZE)"},
                                                       {RLIMIT_AS, "limit on address space (RLIMIT_AS)"}}};
 
-    bool restored_ = false;
-    int folder_;  ///< an O_PATH descriptor of the working folder, or -1 when it cannot be opened (deleted)
-    mode_t umask_;
+    bool restored_;    ///< also true when the host does not own the process: nothing to do
+    int folder_ = -1;  ///< an O_PATH descriptor of the working folder, or -1 when it cannot be opened (deleted)
+    mode_t umask_ = 0;
     std::array<struct sigaction, kSignals.size()> actions_{};
     std::array<struct rlimit, kLimits.size()> limits_{};
 };

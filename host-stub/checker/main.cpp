@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "abi_host/run_context.h"
+#include "base/process_state.h"
 #include "checker/elf_symbols.h"
 #include "checker/emit_manifest.h"
 #include "io/output_file.h"
@@ -205,6 +206,7 @@ int emitManifestOf(const std::string& library, const std::string& out, const std
 }  // namespace
 
 int main(int argc, char** argv) try {
+    ptoplug::ownProcessState();  // a plugin that changes it is put right, or failed for it
     CLI::App app{"pto-plugin-check: ABI conformance checks for a ptoplug plugin"};
     std::string path;
     std::vector<std::string> corpus;

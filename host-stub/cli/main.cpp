@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "base/allocator.h"
+#include "base/process_state.h"
 #include "cli/cli.h"
 #include "io/output_file.h"
 
@@ -12,6 +13,7 @@ int main(int argc, char** argv) try {
     using namespace ptoplug;
     // Plugin code may print: its stdout goes to stderr, the host's output to the real stdout.
     io::reserveStdoutForHost();
+    ownProcessState();  // plugin code's changes to the working folder, umask, signals and limits are undone
     std::signal(SIGPIPE, SIG_IGN);
     std::signal(SIGXFSZ, SIG_IGN);
     returnLargeBlocksWhenFreed();
