@@ -142,6 +142,10 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
                           hint),
                 options.diagnostics);
         }
+        // Where the run ended, should the report not reach the parent.
+        const Phase endPhase = progress.currentPhase();
+        const int32_t endStage = progress.stage, endProperty = progress.property;
+        progress.enter(Phase::Idle);
         std::string line;
         if (!isolation.reportPath.empty()) {
             bool ok = report.exitCode == kExitOk;
@@ -154,11 +158,11 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             !io::writeAll(out, report.messages.data(), report.messages.size()) ||
             !io::writeAll(out, line.data(), line.size())) {
             // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
-            // learns it here, with the phase still that pass's.
+            // learns it here, with the phase of that pass.
+            progress.enter(endPhase, endStage, endProperty);
             progress.channelLost.store(1);
             return kExitInternal;
         }
-        progress.enter(Phase::Idle);
     }
     return 0;
 }
