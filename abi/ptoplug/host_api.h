@@ -24,6 +24,9 @@
  *     pass the host also checks the whole program and fails the pass if it is not valid IR.
  *   - Plugin code must not write to stdout (the host sends it to stderr) or end the process (exit,
  *     abort): the host runs plugins in worker processes and reports either as a plugin failure.
+ *     Process state is the host's: plugin code does not read stdin, close descriptors it did not
+ *     open, or change the working folder, umask, signal handling or resource limits. A host may put
+ *     such changes back after each call and fail the pass for what it cannot (pto-host does both).
  *   - Strings returned (pto_string) are borrowed from the IR and stay valid for the run context.
  *     Strings passed in are copied by the host before the function returns.
  *   - Lifetime: every handle (pto_node, pto_value) lives as long as the run context, i.e. one call of

@@ -13,11 +13,6 @@
  * Pass and verifier functions must be reentrant: one loaded plugin runs on many programs on many
  * threads at once (one run context per call). They must not let a C++ exception, longjmp or signal
  * escape: every entry point catches everything and returns a status.
- *
- * Process state belongs to the host: plugin code does not write to stdout, read stdin, close
- * descriptors it did not open, or change the working folder, umask, signal handling or resource
- * limits. A host may put such changes back after each call and fail the pass for what it cannot
- * (pto-host does both).
  */
 #ifndef PTOPLUG_PLUGIN_API_H
 #define PTOPLUG_PLUGIN_API_H
