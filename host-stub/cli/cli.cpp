@@ -44,6 +44,7 @@ void Cli::addOutputOptions(CLI::App* command) {
         "--fsync", [this](int64_t) { file.durability = io::Durability::Synced; },
         "make each output durable (fsync file and directory) before reporting success; without it a crash "
         "still leaves the old output or the whole new one");
+    command->add_flag("--in-place", inPlace_, "allow outputs that overwrite inputs (the pass is not idempotent)");
 }
 
 void Cli::addIsolationOptions(CLI::App* command) {
@@ -57,7 +58,6 @@ void Cli::addIsolationOptions(CLI::App* command) {
     command->add_option("--crash-reproducer", isolation.crashReproducerDir,
                         "where to save a reproducer when plugin code crashes or hangs (default: a new temporary "
                         "folder, named in the message)");
-    command->add_flag("--in-place", inPlace_, "allow outputs that overwrite inputs (the pass is not idempotent)");
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {

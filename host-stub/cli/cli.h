@@ -21,9 +21,9 @@ class Cli {
 public:
     explicit Cli(CLI::App& app);
 
-    /// --format, --pretty and --fsync; `outputFormat` is set from --format when the command runs.
+    /// --format, --pretty, --fsync and --in-place; `outputFormat` is set from --format when the command runs.
     void addOutputOptions(CLI::App* command);
-    /// --timeout, --memory-limit, --crash-reproducer, --in-place.
+    /// --timeout, --memory-limit, --crash-reproducer.
     void addIsolationOptions(CLI::App* command);
     /// --no-verify, and --verify PROPERTY (more verifiers after every plugin pass).
     void addVerifyFlag(CLI::App* command);

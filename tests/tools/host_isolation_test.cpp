@@ -333,7 +333,9 @@ TEST(Files, OutputsThatWouldOverwriteInputsAreRefused) {
                                                {"batch", tmp / "in", "--out-dir", tmp / "in/sub"},
                                                {"batch", tmp / "b.json", "--out-dir", tmp / "src"},
                                                {"run", tmp / "in/a.json", "-o", tmp / "in/a.json"},
-                                               {"run", tmp / "b.json", "-o", tmp / "src/b.json"}}) {
+                                               {"run", tmp / "b.json", "-o", tmp / "src/b.json"},
+                                               {"convert", tmp / "in/a.json", "-o", tmp / "in/a.json", "--pretty"},
+                                               {"convert", tmp / "b.json", "-o", tmp / "src/b.json", "--pretty"}}) {
         std::vector<std::string> argv = {kHost};
         argv.insert(argv.end(), args.begin(), args.end());
         auto r = runProcess(argv);
