@@ -15,7 +15,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
     auto args = std::make_shared<Args>();
     CLI::App* batch = app.add_subcommand("batch", "run the pipeline over many programs, each isolated");
     batch->add_option("inputs", args->inputs, "files, directories and globs")->required();
-    batch->add_option("--out-dir", args->outDir, "where outputs go, under their input names")->required();
+    batch->add_option("--out-dir", args->outDir, "where outputs go, under their input names")->required()->check(kPath);
     batch
         ->add_option("-j,--jobs", cli.isolation.jobs,
                      "files processed at once (default: the CPUs this process may use)")
@@ -35,9 +35,11 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                       "only files (in folders and globs) that match this pattern: without '/' the file name, with "
                       "'/' the relative path (repeatable; default: *.json and *.msgpack)");
     batch->add_option("--exclude", args->filter.exclude, "skip files that match this pattern (repeatable)");
-    batch->add_option("--report", cli.isolation.reportPath,
-                      "write one JSON line per file here: input, output, status, exit code, diagnostic counts, "
-                      "seconds, input and output sha256");
+    batch
+        ->add_option("--report", cli.isolation.reportPath,
+                     "write one JSON line per file here: input, output, status, exit code, diagnostic counts, "
+                     "seconds, input and output sha256")
+        ->check(kPath);
     cli.addOutputOptions(batch);
     cli.addVerifyFlag(batch);
     cli.addIsolationOptions(batch);

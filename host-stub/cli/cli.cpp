@@ -55,9 +55,11 @@ void Cli::addIsolationOptions(CLI::App* command) {
         ->check(CLI::NonNegativeNumber);
     command->add_option("--memory-limit", isolation.memoryLimitMiB, "MiB of address space per worker (0: no limit)")
         ->capture_default_str();
-    command->add_option("--crash-reproducer", isolation.crashReproducerDir,
-                        "where to save a reproducer when plugin code crashes or hangs (default: a new temporary "
-                        "folder, named in the message)");
+    command
+        ->add_option("--crash-reproducer", isolation.crashReproducerDir,
+                     "where to save a reproducer when plugin code crashes or hangs (default: a new temporary "
+                     "folder, named in the message)")
+        ->check(kPath);
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {

@@ -17,6 +17,12 @@
 
 namespace ptoplug::cli {
 
+/// For options that name a file or folder: an empty one names nothing, and would otherwise fail late
+/// with a message about a file called "".
+inline const CLI::Validator kPath(
+    [](const std::string& path) { return path.empty() ? std::string("an empty path names no file or folder") : ""; },
+    "PATH");
+
 class Cli {
 public:
     explicit Cli(CLI::App& app);

@@ -14,7 +14,7 @@ Command addConvertCommand(CLI::App& app, Cli& cli) {
     auto args = std::make_shared<Args>();
     CLI::App* convert = app.add_subcommand("convert", "convert between JSON and MessagePack (no pass)");
     convert->add_option("input", args->input, "IR file (- for stdin)")->required();
-    convert->add_option("-o,--output", args->output, "output file (- for stdout)")->required();
+    convert->add_option("-o,--output", args->output, "output file (- for stdout)")->required()->check(kPath);
     cli.addOutputOptions(convert);
     return {convert, [&cli, args] {
                 auto doc = ir::readFile(args->input);

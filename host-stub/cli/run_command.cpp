@@ -14,7 +14,7 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
     auto args = std::make_shared<Args>();
     CLI::App* run = app.add_subcommand("run", "run the pipeline's plugin passes over one program");
     run->add_option("input", args->input, "IR file (- for stdin)")->required();
-    run->add_option("-o,--output", args->output, "output file (- for stdout, the default)");
+    run->add_option("-o,--output", args->output, "output file (- for stdout, the default)")->check(kPath);
     cli.addOutputOptions(run);
     run->add_flag("--print-ir-before", cli.file.printBefore, "print the program (pypto-style text) on stderr first");
     auto printAfter = std::make_shared<std::vector<std::string>>();
@@ -25,7 +25,8 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     run->add_flag("--print-ir-after-failure", cli.file.printAfterFailure,
                   "print the program as a failing pass left it");
-    run->add_option("--dump-ir", cli.file.dumpDir, "write the program after each pass to DIR/NN_after_<Pass>.py");
+    run->add_option("--dump-ir", cli.file.dumpDir, "write the program after each pass to DIR/NN_after_<Pass>.py")
+        ->check(kPath);
     run->add_flag("--time-passes", cli.file.timePasses, "report the time and peak memory of every phase on stderr");
     cli.addVerifyFlag(run);
     cli.addIsolationOptions(run);

@@ -660,6 +660,26 @@ TEST(HostConventions, BatchTakesIrFilesUnlessToldOtherwise) {
     EXPECT_NE(none.err.find("no input file matched"), std::string::npos) << none.err;
 }
 
+// An empty path names nothing: a usage error that names the option, before anything is read or written.
+TEST(HostCli, AnEmptyPathIsAUsageError) {
+    TempDir tmp;
+    const std::string in = normalInput("json");
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"run", in, "-o", ""},
+                                               {"run", in, "-o", tmp / "a.json", "--dump-ir", ""},
+                                               {"run", in, "-o", tmp / "a.json", "--crash-reproducer", ""},
+                                               {"convert", in, "-o", ""},
+                                               {"batch", in, "--out-dir", ""},
+                                               {"batch", in, "--out-dir", tmp.path(), "--report", ""}}) {
+        std::vector<std::string> argv{kHost};
+        argv.insert(argv.end(), args.begin(), args.end());
+        auto r = runProcess(argv);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find(": an empty path names no file or folder"), std::string::npos) << r.err;
+    }
+    EXPECT_TRUE(fs::is_empty(tmp.path()));
+}
+
 // With --format, an output's extension says its format: a batch converting MessagePack to JSON writes
 // x.json, and refuses, before running anything, two inputs that would then share one output.
 TEST(HostConventions, BatchOutputsAreNamedForTheirFormat) {
