@@ -23,6 +23,11 @@ inline const CLI::Validator kPath(
     [](const std::string& path) { return path.empty() ? std::string("an empty path names no file or folder") : ""; },
     "PATH");
 
+/// A command's one input and its output, as a batch item.
+inline host::BatchItem singleFile(const std::string& input, const std::string& output) {
+    return {input, output, {}, input};
+}
+
 class Cli {
 public:
     explicit Cli(CLI::App& app);
@@ -54,6 +59,8 @@ public:
     /// Refuses outputs that would overwrite inputs unless --in-place; false after printing why.
     bool outputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
                             const std::vector<host::BatchItem>& items) const;
+    /// The same for a command of one input and one output (run, convert).
+    bool outputSparesInput(const host::BatchItem& file) const { return outputsSpareInputs({file.input}, "", {file}); }
 
     host::FileOptions file;
     host::IsolationOptions isolation;

@@ -20,8 +20,7 @@ Command addConvertCommand(CLI::App& app, Cli& cli) {
                 auto doc = ir::readFile(args->input);
                 if (!doc) return cli.fail(doc.error(), host::kExitBadInput);
                 if (!cli.chooseOutputFormat(args->output, (*doc)->inputFormat())) return int{host::kExitUsage};
-                const std::vector<host::BatchItem> one{{args->input, args->output, {}, args->input}};
-                if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};
+                if (!cli.outputSparesInput(singleFile(args->input, args->output))) return int{host::kExitUsage};
                 host::FileReport written = host::writeProgram(**doc, args->output, cli.file);
                 host::writeDiagnostics(written.messages, cli.diagnostics());
                 return written.exitCode;

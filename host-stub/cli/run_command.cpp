@@ -61,8 +61,8 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                                                   "name a folder that exists or can be created"),
                                         host::kExitUsage);
                 }
-                std::vector<host::BatchItem> one{{args->input, args->output, {}, args->input}};
-                if (!cli.outputsSpareInputs({args->input}, "", one)) return int{host::kExitUsage};
+                const std::vector<host::BatchItem> one{singleFile(args->input, args->output)};
+                if (!cli.outputSparesInput(one.front())) return int{host::kExitUsage};
                 host::IsolationOptions isolation = cli.isolation;
                 isolation.jobs = 1;
                 isolation.summary = false;
