@@ -69,7 +69,7 @@ void run(benchmark::State& state, bool sameWindow, pto_status (*fn)(const pto_ho
     }();
     long faults = 0;
     size_t arenaGrowth = 0;
-    for (auto _ : state) {
+    for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         state.PauseTiming();
         // The program as pto-host has it: read from its bytes (the reader also leaves what the rewriter's
         // checks use, Document::heights).

@@ -41,11 +41,10 @@ void UniqueNamer::clear() {
 
 bool UniqueNamer::isUsed(const std::string& name) const { return !used_.empty() && used_.contains(name); }
 
-std::string UniqueNamer::make(std::string_view base) {
+std::string_view UniqueNamer::make(std::string_view base) {
     uint64_t& k = nextSuffix_.try_emplace(base, 0).first->second;
-    std::string candidate;
-    candidate.reserve(base.size() + kSuffix.size() + 8);
-    candidate.append(base).append(kSuffix);
+    std::string& candidate = made_;
+    candidate.assign(base).append(kSuffix);
     if (k == 0) {
         k = 1;
         if (!isUsed(candidate)) return candidate;

@@ -31,8 +31,10 @@ public:
     void use(std::string_view name);
     /// Whether `use(name)` would keep the name: only those can ever equal a candidate.
     static bool mayClash(std::string_view name);
-    /// `base` is kept (not copied) until `clear`: a name of the program, which outlives the pass.
-    std::string make(std::string_view base);
+    /// `base` is kept (not copied) until `clear`: a name of the program, which outlives the pass. The
+    /// name returned is valid until the next `make` (host calls copy names they keep): a host function
+    /// makes tens of thousands, and a string each was a heap block each.
+    std::string_view make(std::string_view base);
     /// Forgets every name (keeping the memory).
     void clear();
 
@@ -43,6 +45,7 @@ private:
     /// Per base made so far: the next suffix to try (0: the candidate itself is still to be tried). Keyed
     /// by the base (one candidate per base), so that making a name copies nothing into the table.
     std::unordered_map<std::string_view, uint64_t> nextSuffix_;
+    std::string made_;  ///< the last name made
 };
 
 }  // namespace ptoplug::mdtc

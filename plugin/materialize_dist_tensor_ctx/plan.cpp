@@ -85,32 +85,48 @@ ProgramPlans planProgram(const Host& h) {
     ProgramPlans plans;
     size_t n = h.functionCount();
     plans.functions.reserve(n);
-    std::vector<size_t> planned;  // function index of each plan
+    plans.plans.reserve(n);
+    // Bounded by all params: reserved, the list is written once (grown, it was copied into fresh pages,
+    // which are time here); the pages beyond the dist params are never touched.
+    size_t params = 0;
+    for (size_t i = 0; i < n; ++i) params += h.count(h.functionAt(i), PTO_FIELD_PARAMS);
+    plans.distParams.reserve(params);
+    struct Planned {
+        size_t function;  // index in plans.functions
+        size_t distFirst, returnedFirst, returnedCount;
+    };
+    std::vector<Planned> planned;
     for (size_t i = 0; i < n; ++i) {
         pto_node fn = h.functionAt(i);
         FunctionEntry& entry =
             plans.functions.emplace_back(FunctionEntry{fn, h.name(fn), isHostOrchestration(h, fn), nullptr, false, {}});
         Plan plan;
         plan.originalParamCount = h.count(fn, PTO_FIELD_PARAMS);
+        const size_t distFirst = plans.distParams.size();
         for (size_t p = 0; p < plan.originalParamCount; ++p) {
             pto_node param = h.child(fn, PTO_FIELD_PARAMS, p);
             std::string_view name = h.name(param);
             if (UniqueNamer::mayClash(name)) entry.clashingParamNames.push_back(name);
-            if (!isDist(h, param)) continue;
-            if (plan.distParams.empty()) plan.distParams.reserve(plan.originalParamCount - p);
-            plan.distParams.push_back({p, param, name});
+            if (isDist(h, param)) plans.distParams.push_back({p, param, name});
         }
-        if (plan.distParams.empty()) continue;
+        if (plans.distParams.size() == distFirst) continue;
+        plan.distParams = std::span(plans.distParams).subspan(distFirst);
         entry.materialized = !materializedContexts(h, fn, plan).empty();
-        plan.returnedParamIndices = explicitReturnedParamIndices(h, fn);
-        plans.plans.push_back(std::move(plan));
-        planned.push_back(i);
+        std::vector<std::optional<size_t>> returned = explicitReturnedParamIndices(h, fn);
+        planned.push_back({i, distFirst, plans.returnedParamIndices.size(), returned.size()});
+        plans.returnedParamIndices.insert(plans.returnedParamIndices.end(), returned.begin(), returned.end());
+        plans.plans.push_back(plan);
     }
-    // Pointers into `plans` are taken once it is complete.
+    // Pointers and the other spans into `plans` are taken once it is complete.
     plans.byName.reserve(plans.plans.size());
     for (size_t k = 0; k < plans.plans.size(); ++k) {
-        FunctionEntry& entry = plans.functions[planned[k]];
-        entry.plan = &plans.plans[k];
+        const Planned& p = planned[k];
+        const size_t distEnd = k + 1 < planned.size() ? planned[k + 1].distFirst : plans.distParams.size();
+        Plan& plan = plans.plans[k];
+        plan.distParams = std::span(plans.distParams).subspan(p.distFirst, distEnd - p.distFirst);
+        plan.returnedParamIndices = std::span(plans.returnedParamIndices).subspan(p.returnedFirst, p.returnedCount);
+        FunctionEntry& entry = plans.functions[p.function];
+        entry.plan = &plan;
         plans.byName.emplace(entry.name, entry.plan);
     }
     return plans;

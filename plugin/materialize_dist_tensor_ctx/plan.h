@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -31,10 +32,11 @@ struct DistParam {
     std::string_view name;
 };
 
+/// Its spans point into ProgramPlans' flat lists: one allocation for all plans instead of two a plan.
 struct Plan {
     size_t originalParamCount = 0;
-    std::vector<DistParam> distParams;                        ///< ascending; CtxId k is distParams[k]'s
-    std::vector<std::optional<size_t>> returnedParamIndices;  ///< §4.3
+    std::span<const DistParam> distParams;                        ///< ascending; CtxId k is distParams[k]'s
+    std::span<const std::optional<size_t>> returnedParamIndices;  ///< §4.3
 
     /// The ctx of `param` if it is one of the dist params (a linear search: there are a few).
     MaybeCtx ctxOfParam(pto_node param) const {
@@ -65,7 +67,9 @@ struct FunctionEntry {
 /// Every function of the program, in program order, with its plan if it has dist params.
 struct ProgramPlans {
     std::vector<FunctionEntry> functions;
-    std::vector<Plan> plans;  ///< complete before functions and byName point into it
+    std::vector<Plan> plans;                                  ///< complete before functions and byName point into it
+    std::vector<DistParam> distParams;                        ///< every plan's, in plan order
+    std::vector<std::optional<size_t>> returnedParamIndices;  ///< every plan's, in plan order
     std::unordered_map<std::string_view, const Plan*> byName;
     const Plan* find(std::string_view name) const;
 };

@@ -401,6 +401,7 @@ void FunctionRewriter::apply() {
     // The ctx params are named first (§3.3), then the synthesized contexts in the order of the walk (§5.4).
     if (!commCtx_) commCtx_ = h_.singletonType(PTO_TYPE_COMM_CTX);
     ctx_.clear();
+    ctx_.reserve(paramCtxCount_ + syntheses_.size());
     for (CtxId k = 0; k < paramCtxCount_; ++k) {
         const DistParam& dist = plan_->distParams[k];
         ctx_.push_back(h_.createVar(names_.make(autoNameBase(dist.name)), *commCtx_, dist.param));

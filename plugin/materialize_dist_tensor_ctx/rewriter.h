@@ -7,6 +7,7 @@
 // depend on names anywhere in the body. Until then a context is a CtxId.
 #pragma once
 
+#include <deque>
 #include <initializer_list>
 #include <optional>
 #include <string_view>
@@ -121,11 +122,13 @@ private:
     NodeMap<bool> copies_;                  ///< nodes rebuild made (their queries are already contexts)
     NodeMap<std::vector<CtxId>> appended_;  ///< per copied planned call: every context it gets
 
-    std::vector<Synthesis> syntheses_;
-    std::vector<Prefix> prefixes_;
-    std::vector<Replacement> replacements_;
-    std::vector<CtxId> ctxArgs_;
-    std::vector<CallEdit> callEdits_;
+    // The edits recorded by the walk. Deques: a host function records tens of thousands, and a vector
+    // grown by doubling copied them into fresh pages each time (memory first-touch is time here).
+    std::deque<Synthesis> syntheses_;
+    std::deque<Prefix> prefixes_;
+    std::deque<Replacement> replacements_;
+    std::deque<CtxId> ctxArgs_;
+    std::deque<CallEdit> callEdits_;
 
     // Scratch of apply().
     std::vector<pto_node> ctx_;
