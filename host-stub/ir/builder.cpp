@@ -392,6 +392,7 @@ void Builder::expectInput(size_t bytes) {
     constexpr size_t kInputBytesPerNode = 128;
     const size_t nodes = bytes / kInputBytesPerNode;
     doc_.reserveNodes(nodes);
+    doc_.arena().expect(bytes);  // a document takes about as much as its input (more from MessagePack)
     if (idsDeferred_)
         partIds_.reserve(nodes);
     else
