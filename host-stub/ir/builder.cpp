@@ -341,8 +341,9 @@ bool Builder::endMap() {
     bool nodeFields = !frames_.empty() && frames_.back().isMap && frames_.back().pendingKey == K::fields;
     if (count == 2 && !nodeFields && members[0].key == K::is_global_var && members[1].key == K::name &&
         members[0].value.kind == Kind::Bool && members[1].value.kind == Kind::Str) {
-        const Map*& shared = sharedOps_[members[0].value.b ? 1 : 0][NameKey(members[1].value.strView())];
-        if (!shared) shared = newMapOf(members);
+        auto& ops = sharedOps_[members[0].value.b ? 1 : 0];
+        auto known = ops.find(NameKey(members[1].value.strView()));
+        const Map* shared = known != ops.end() ? *known : *ops.insert(newMapOf(members)).first;
         return add(Value::map(const_cast<Map*>(shared)));
     }
     if (count <= kMaxSharedTypeMembers && !nodeFields && find(K::type_kind)) {
@@ -405,7 +406,7 @@ size_t Builder::itemsSoFar(size_t depth) const {
 }
 
 void Builder::doneReading() {
-    for (StringMap<const Map*>& ops : sharedOps_) ops = {};
+    for (auto& ops : sharedOps_) ops = {};
     sharedTypes_ = {};
 }
 

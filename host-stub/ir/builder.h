@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <tsl/robin_set.h>
+
 #include "base/error.h"
 #include "ir/document.h"
 
@@ -119,7 +121,23 @@ private:
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;
-    StringMap<const Map*> sharedOps_[2];  ///< by is_global_var, name
+    /// An op map {is_global_var, name} hashed and compared by its name, found by a NameKey of one.
+    static NameKey opName(const Map* op) { return NameKey(op->values[1].strView()); }  // keys are sorted
+    struct OpHash {
+        using is_transparent = void;
+        size_t operator()(const NameKey& k) const { return NameKeyHash{}(k); }
+        size_t operator()(const Map* op) const { return NameKeyHash{}(opName(op)); }
+    };
+    struct OpEq {
+        using is_transparent = void;
+        bool operator()(const Map* a, const Map* b) const { return a == b; }
+        bool operator()(const NameKey& k, const Map* op) const { return k == opName(op); }
+        bool operator()(const Map* op, const NameKey& k) const { return k == opName(op); }
+    };
+    /// The op maps read so far, by is_global_var, then name. A set of the maps themselves (16 bytes a
+    /// bucket with its hash) rather than a map from a NameKey (48): the tables hold an entry per function
+    /// called, grow by doubling, and their fresh pages were a sixth of a large read's page faults.
+    tsl::robin_set<const Map*, OpHash, OpEq, std::allocator<const Map*>, true> sharedOps_[2];
     // Guesses, checked before any table is consulted: maps come in few shapes, so the key after a given
     // key (or first under a given parent key) is nearly always the same, and so is the string value
     // under many keys (type_kind, a node's type name). Direct-mapped by key id; a wrong guess costs one
