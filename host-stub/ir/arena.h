@@ -19,6 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/allocator.h"
+
 namespace ptoplug::ir {
 
 /// The system's page size (what madvise ranges are aligned to).
@@ -125,22 +127,11 @@ private:
     };
     using Block = std::unique_ptr<std::byte, FreeBlock>;
 
-    // Blocks of whole huge pages are asked to be backed by them: a large document is walked many
-    // times, and with 4 KiB pages most of a walk's time goes to TLB misses and page faults.
-    static Block allocateBlock(size_t size) {
-        bool huge = size % kHugePage == 0;
-        void* p = nullptr;
-        // As operator new does: the new-handler (which may free memory, or report and throw) runs on failure.
-        while (!(p = huge ? std::aligned_alloc(kHugePage, size) : std::malloc(size))) {
-            std::new_handler handler = std::get_new_handler();
-            if (!handler) throw std::bad_alloc();
-            handler();
-        }
-        if (huge) ::madvise(p, size, MADV_HUGEPAGE);
-        return Block(static_cast<std::byte*>(p));
-    }
+    // Blocks of whole huge pages are backed by them where the kernel can: a large document is walked
+    // many times, and with 4 KiB pages most of a walk's time goes to TLB misses and page faults.
+    static Block allocateBlock(size_t size) { return Block(static_cast<std::byte*>(allocateLarge(size))); }
 
-    static constexpr size_t kHugePage = size_t{2} << 20;
+    static constexpr size_t kHugePage = kHugePageBytes;
     static constexpr size_t kMinBlock = size_t{64} << 10;
     static constexpr size_t kMaxBlock = size_t{8} << 20;
     std::vector<Block> blocks_;

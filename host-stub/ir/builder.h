@@ -112,12 +112,12 @@ private:
     std::vector<uint32_t> scratchKeys_;           // parallel to scratch_ for map members
     std::vector<KeyedValue> members_;             // the map being closed by endMap, in key order
     std::vector<std::vector<KeyedValue>> aside_;  // see setAside
-    std::vector<Node*> byDenseId_;
+    LargeVector<Node*> byDenseId_;
     std::unordered_map<uint64_t, Node*> bySparseId_;
     bool idsDeferred_ = false;
-    std::vector<uint64_t> partIds_;  ///< with readAsPart: the id of each node, by index
-    std::vector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins), up to the last known
-    std::vector<Value*> refSlots_;   ///< every stored {"ref": id} (NodeOrigins)
+    LargeVector<uint64_t> partIds_;  ///< with readAsPart: the id of each node, by index
+    LargeVector<uint32_t> offsets_;  ///< input offset per node index (NodeOrigins), up to the last known
+    LargeVector<Value*> refSlots_;   ///< every stored {"ref": id} (NodeOrigins)
     static constexpr uint32_t kMaxSharedTypeMembers = 4;
     static constexpr size_t kMaxSharedTypes = 64;  ///< distinct scalar type maps shared (a linear search)
     std::vector<const Map*> sharedTypes_;

@@ -69,8 +69,9 @@ private:
     bool awaitSlow(uint32_t index, uint32_t& id, const Value*& full) const;
 
     // mutable: std::atomic_ref needs a non-const object even to load.
-    mutable std::vector<uint32_t> ids_;         ///< kNoId until numbered (and for unreachable nodes)
-    mutable std::vector<const Value*> fullAt_;  ///< null until placed
+    // Filled whole at once (faults are time), and made after the pass, below a run's peak.
+    mutable LargeVector<uint32_t> ids_;         ///< kNoId until numbered (and for unreachable nodes)
+    mutable LargeVector<const Value*> fullAt_;  ///< null until placed
     std::atomic<uint8_t> state_{kMaking};
 };
 

@@ -18,10 +18,10 @@ namespace ptoplug::ir {
 struct NodeOrigins {
     std::function<Node*(uint64_t)> byId;        ///< the node an input id names, or nullptr
     std::function<uint64_t(const Node&)> idOf;  ///< the input id of a node read from the input
-    std::vector<uint32_t> offsets;              ///< byte offset per Node::index, or kUnknownOffset
+    LargeVector<uint32_t> offsets;              ///< byte offset per Node::index, or kUnknownOffset
     /// Every {"ref": id} the reader stored (Kind::RefId), so that a large input's references are resolved
     /// without a walk. May name slots outside the tree (the ignored members of a reference map).
-    std::vector<Value*> refSlots;
+    LargeVector<Value*> refSlots;
 };
 
 /// On error the Error names the place (pointer, and byte offset when the input gave one).
