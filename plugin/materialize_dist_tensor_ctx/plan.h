@@ -64,8 +64,15 @@ struct FunctionEntry {
     std::vector<std::string_view> clashingParamNames;
 };
 
-/// Every function of the program, in program order, with its plan if it has dist params.
+/// Every function of the program, in program order, with its plan if it has dist params. Moved, never
+/// copied: its entries point into its own lists.
 struct ProgramPlans {
+    ProgramPlans() = default;
+    ProgramPlans(ProgramPlans&&) = default;
+    ProgramPlans& operator=(ProgramPlans&&) = default;
+    ProgramPlans(const ProgramPlans&) = delete;
+    ProgramPlans& operator=(const ProgramPlans&) = delete;
+
     std::vector<FunctionEntry> functions;
     std::vector<Plan> plans;                                  ///< complete before functions and byName point into it
     std::vector<DistParam> distParams;                        ///< every plan's, in plan order
