@@ -108,6 +108,12 @@ Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint
                                                       : "use a newer host, or rebuild the plugin for an older minor");
     if (std::string rule = checkDescriptor(*desc); !rule.empty())
         return fileError(path, "invalid plugin descriptor: " + rule, "fix the plugin's pto_plugin_desc");
+    // As after a pass (RunOutcome::lostProcessState): what cannot be undone fails the plugin by name, here
+    // rather than in whatever phase would fail on it later.
+    if (std::string lost = keep.restore(); !lost.empty())
+        return fileError(path, "loading the plugin changed what the host cannot put back: " + lost,
+                         "this is a bug in the plugin: its library constructors and entry point must leave the "
+                         "process's limits and the host's descriptors as they found them");
     plugin->desc_ = desc;
     plugin->minor_ = std::min(hostMinor, desc->abi_minor_max);
     return plugin;

@@ -27,6 +27,7 @@
  *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777, move to the
  *                             root folder and let SIGPIPE kill the process; the pass then succeeds
  *   FAKE_LOWERS_LIMIT         a pass that lowers the limit on file size (soft and hard) to 64 KiB, succeeds
+ *   FAKE_LIMIT_IN_CONSTRUCTOR a library constructor that lowers the limit on file size (soft and hard) to 64 KiB
  *   FAKE_CLOSES_DESCRIPTORS   a pass that closes every descriptor from 3 up (the host's among them), succeeds
  *   FAKE_READS_STDIN          a pass that reads its stdin to the end and fails if it got a byte
  * (A pass that throws a C++ exception, and one that exhausts memory, are in fake_plugin.cpp.)
@@ -55,6 +56,11 @@ static void change_process(void) {
     if (chdir("/") != 0) abort();
 }
 __attribute__((constructor)) static void change_process_while_loading(void) { change_process(); }
+#elif defined(FAKE_LIMIT_IN_CONSTRUCTOR)
+__attribute__((constructor)) static void lower_limit_while_loading(void) {
+    struct rlimit limit = {64 << 10, 64 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) abort();
+}
 #endif
 
 /* The body of the program's first function, or the null handle. */

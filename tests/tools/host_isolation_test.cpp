@@ -478,6 +478,25 @@ TEST(Files, ALimitAPluginLowersIsPutBackOrBlamedOnIt) {
     EXPECT_FALSE(fs::exists(tmp / "out.json"));
 }
 
+// The same lowered while the library loads fails the load, naming the library, before any file is read.
+TEST(Files, ALimitAPluginLowersWhileLoadingIsPutBackOrBlamedOnIt) {
+    TempDir tmp;
+    const std::string large = tmp / "large.json";  // larger than the limit: its write would fail
+    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
+    auto r = runProcess(withFake(tmp, "limit_in_constructor", {"run", large, "-o", tmp / "out.json"}));
+    if (r.exitCode == 0) {  // privileged: the limit was raised again
+        EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(large));
+        return;
+    }
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_NE(r.err.find(library("limit_in_constructor") +
+                         ": error: loading the plugin changed what the host cannot put back: the limit on file "
+                         "size (RLIMIT_FSIZE) lowered to 65536 for good"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
 // A plugin that closes the descriptors the host keeps (the worker's channel to pto-host, its stdout) is
 // named for it and nothing is written, in each file of a batch; with the channel gone the worker tells
 // the parent through their shared memory.
