@@ -457,44 +457,38 @@ TEST(Files, APluginCannotMakeAClosedOutputStreamACrash) {
     EXPECT_NE(r.err.find("<stdout>: error: write failed: Broken pipe"), std::string::npos) << r.err;
 }
 
-// A limit a plugin lowers is put back; where the host lacks the privilege to raise a hard limit again,
-// the pass is named for it (exit 5, nothing written) instead of the write failing as if the user's
+// Runs fake `fault`, which lowers the limit on file size (soft and hard) to 64 KiB, over a program larger
+// than that: where the host may raise a hard limit again the run succeeds and the output is whole; else it
+// fails with `exitCode` and `message`, nothing written, instead of the write failing as if the user's
 // limits were too low.
-TEST(Files, ALimitAPluginLowersIsPutBackOrBlamedOnIt) {
+void expectALoweredLimitPutBackOrBlamed(const std::string& fault, int exitCode, const std::string& message) {
     TempDir tmp;
     const std::string large = tmp / "large.json";
     ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
-    auto r = runProcess(withFake(tmp, "lowers_limit", {"run", large, "-o", tmp / "out.json"}));
+    auto r = runProcess(withFake(tmp, fault, {"run", large, "-o", tmp / "out.json"}));
     if (r.exitCode == 0) {  // privileged: the limit was raised again
         EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(large));
         return;
     }
-    EXPECT_EQ(r.exitCode, 5) << r.err;
-    EXPECT_NE(r.err.find("pass 'FakePass' of plugin 'fake' (" + library("lowers_limit") +
-                         ") changed what the host cannot put back: the limit on file size (RLIMIT_FSIZE) "
-                         "lowered to 65536 for good"),
-              std::string::npos)
-        << r.err;
+    EXPECT_EQ(r.exitCode, exitCode) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(tmp / "out.json"));
 }
 
-// The same lowered while the library loads fails the load, naming the library, before any file is read.
+// Lowered by a pass: the pass is named (exit 5).
+TEST(Files, ALimitAPluginLowersIsPutBackOrBlamedOnIt) {
+    expectALoweredLimitPutBackOrBlamed("lowers_limit", 5,
+                                       "pass 'FakePass' of plugin 'fake' (" + library("lowers_limit") +
+                                           ") changed what the host cannot put back: the limit on file size "
+                                           "(RLIMIT_FSIZE) lowered to 65536 for good");
+}
+
+// Lowered while the library loads: the load fails naming the library (exit 4), before any file is read.
 TEST(Files, ALimitAPluginLowersWhileLoadingIsPutBackOrBlamedOnIt) {
-    TempDir tmp;
-    const std::string large = tmp / "large.json";  // larger than the limit: its write would fail
-    ASSERT_EQ(runProcess({kGen, "1000", large, "--format", "json"}).exitCode, 0);
-    auto r = runProcess(withFake(tmp, "limit_in_constructor", {"run", large, "-o", tmp / "out.json"}));
-    if (r.exitCode == 0) {  // privileged: the limit was raised again
-        EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(large));
-        return;
-    }
-    EXPECT_EQ(r.exitCode, 4) << r.err;
-    EXPECT_NE(r.err.find(library("limit_in_constructor") +
-                         ": error: loading the plugin changed what the host cannot put back: the limit on file "
-                         "size (RLIMIT_FSIZE) lowered to 65536 for good"),
-              std::string::npos)
-        << r.err;
-    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+    expectALoweredLimitPutBackOrBlamed("limit_in_constructor", 4,
+                                       library("limit_in_constructor") +
+                                           ": error: loading the plugin changed what the host cannot put back: the "
+                                           "limit on file size (RLIMIT_FSIZE) lowered to 65536 for good");
 }
 
 // A plugin that closes the descriptors the host keeps (the worker's channel to pto-host, its stdout) is
