@@ -66,7 +66,7 @@ public:
     /// pages at once instead of growing through 4 KiB-page blocks from 64 KiB (a few hundred page faults
     /// each, and faults are time here). Pages are still touched only as used.
     void expect(size_t bytes) {
-        if (bytes >= kHugePage) nextBlock_ = std::max(nextBlock_, std::min(bytes, kMaxBlock));
+        if (bytes >= kHugePageBytes) nextBlock_ = std::max(nextBlock_, std::min(bytes, kMaxBlock));
     }
 
     /// Takes over every block of `other` (which is left empty), and goes on filling whichever of the two
@@ -115,7 +115,7 @@ private:
         // allocations; pages of a block are only touched as objects are placed in them.
         size_t next = std::max(blocks_.empty() ? kMinBlock : std::min(capacity_ * 2, kMaxBlock), nextBlock_);
         if (next < atLeast) next = atLeast;
-        if (next >= kHugePage) next = (next + kHugePage - 1) & ~(kHugePage - 1);
+        if (next >= kHugePageBytes) next = (next + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
         blocks_.push_back(allocateBlock(next));
         capacity_ = next;
         used_ = 0;
@@ -131,7 +131,6 @@ private:
     // many times, and with 4 KiB pages most of a walk's time goes to TLB misses and page faults.
     static Block allocateBlock(size_t size) { return Block(static_cast<std::byte*>(allocateLarge(size))); }
 
-    static constexpr size_t kHugePage = kHugePageBytes;
     static constexpr size_t kMinBlock = size_t{64} << 10;
     static constexpr size_t kMaxBlock = size_t{8} << 20;
     std::vector<Block> blocks_;

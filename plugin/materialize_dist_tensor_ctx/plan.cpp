@@ -87,13 +87,14 @@ ProgramPlans planProgram(const Host& h) {
     plans.functions.reserve(n);
     plans.plans.reserve(n);
     // Bounded by all params: reserved, the list is written once (grown, it was copied into fresh pages,
-    // which are time here); the pages beyond the dist params are never touched.
+    // which are time here) and never moves, so a plan's span of it is final when made; the pages beyond
+    // the dist params are never touched.
     size_t params = 0;
     for (size_t i = 0; i < n; ++i) params += h.count(h.functionAt(i), PTO_FIELD_PARAMS);
     plans.distParams.reserve(params);
     struct Planned {
         size_t function;  // index in plans.functions
-        size_t distFirst, returnedFirst, returnedCount;
+        size_t returnedFirst, returnedCount;
     };
     std::vector<Planned> planned;
     for (size_t i = 0; i < n; ++i) {
@@ -113,17 +114,15 @@ ProgramPlans planProgram(const Host& h) {
         plan.distParams = std::span(plans.distParams).subspan(distFirst);
         entry.materialized = !materializedContexts(h, fn, plan).empty();
         std::vector<std::optional<size_t>> returned = explicitReturnedParamIndices(h, fn);
-        planned.push_back({i, distFirst, plans.returnedParamIndices.size(), returned.size()});
+        planned.push_back({i, plans.returnedParamIndices.size(), returned.size()});
         plans.returnedParamIndices.insert(plans.returnedParamIndices.end(), returned.begin(), returned.end());
         plans.plans.push_back(plan);
     }
-    // Pointers and the other spans into `plans` are taken once it is complete.
+    // Pointers and the spans of returned indices into `plans` are taken once it is complete.
     plans.byName.reserve(plans.plans.size());
     for (size_t k = 0; k < plans.plans.size(); ++k) {
         const Planned& p = planned[k];
-        const size_t distEnd = k + 1 < planned.size() ? planned[k + 1].distFirst : plans.distParams.size();
         Plan& plan = plans.plans[k];
-        plan.distParams = std::span(plans.distParams).subspan(p.distFirst, distEnd - p.distFirst);
         plan.returnedParamIndices = std::span(plans.returnedParamIndices).subspan(p.returnedFirst, p.returnedCount);
         FunctionEntry& entry = plans.functions[p.function];
         entry.plan = &plan;
