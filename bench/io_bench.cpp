@@ -28,12 +28,12 @@
 
 #include "base/allocator.h"
 #include "driver/process_file.h"
+#include "generator/program_generator.h"
 #include "io/output_file.h"
 #include "io/subprocess.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
 #include "pipeline/pipeline.h"
-#include "program_generator.h"
 
 namespace {
 

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
+#include "generator/program_generator.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "plugins/loader.h"
-#include "program_generator.h"
+#include "loader/loader.h"
 
 namespace {
 

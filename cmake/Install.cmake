@@ -4,8 +4,7 @@
 #   P/bin/                     pto-host, pto-plugin-check
 #   P/lib/ptoplug/             the plugin and its manifest (bytes as built: the manifest holds their sha256)
 #   P/share/ptoplug/corpus/    the checker's default corpus
-#   P/include/ptoplug/         the ABI headers, support/host.h (the C++ helper for plugin authors),
-#                              ptoplug.hpp (the C++ API)
+#   P/include/ptoplug/         the ABI headers, sdk.hpp (the C++ plugin SDK), ptoplug.hpp (the C++ API)
 #   P/lib/libptoplug.so        the C++ API (target ptoplug::host)
 #   P/lib/cmake/ptoplug/       ptoplugConfig.cmake (ptoplug::abi, ptoplug::host, ptoplug_add_plugin), version file
 #   P/lib/pkgconfig/ptoplug.pc
@@ -17,7 +16,6 @@ install(FILES $<TARGET_FILE:ptoplug_mdtc> ${PTOPLUG_PLUGIN_DIR}/materialize-dist
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/ptoplug)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/share/ptoplug/corpus DESTINATION ${CMAKE_INSTALL_DATADIR}/ptoplug)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/abi/ptoplug DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/plugin/support/host.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ptoplug/support)
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/ptoplug)
 install(FILES ${PROJECT_SOURCE_DIR}/host-stub/api/include/ptoplug/ptoplug.hpp

@@ -1,7 +1,7 @@
 // An example plugin built out of tree: one note per function with DistributedTensor parameters, naming
-// them. It reads the IR through <ptoplug/support/host.h>, the C++ helper over the ABI, and changes
+// them. It reads the IR through <ptoplug/sdk.hpp>, the C++ plugin SDK over the ABI, and changes
 // nothing.
-#include <ptoplug/support/host.h>
+#include <ptoplug/sdk.hpp>
 
 #include <iterator>
 #include <string>

@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "support/host.h"
+#include <ptoplug/sdk.hpp>
 
 namespace {
 

@@ -1,5 +1,7 @@
-// The host table's internals shared by its parts (host_api.cpp, walk.cpp): handles to and from IR
-// nodes and values, ABI field ids, and the guard every entry runs under. Not part of the ABI.
+// The host table's internals shared by its parts (reading.cpp, walk.cpp, values.cpp, construction.cpp,
+// statements.cpp, attributes.cpp, symbols.cpp, options.cpp, diagnostics.cpp; runner.cpp applies the
+// queued edits): handles to and from IR nodes and values, ABI field ids, and helpers several entries need.
+// Not part of the ABI.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "abi_host/guard.h"
 #include "abi_host/run_context.h"
 #include "ir/builder.h"
 #include "ir/known_names.h"
@@ -23,17 +26,7 @@ namespace K = ir::K;
 /// Field ids at and above this name interned keys the ABI has no pto_field for (field_from_name).
 inline constexpr uint32_t kDynamicFieldBase = 0x10000;
 
-// --- errors ------------------------------------------------------------------------------------------
-
-/// Says why the current call fails and returns `status`; the table's entry wrapper turns it into the
-/// call's last_error message. Without one, the message explains the status in general terms.
-inline pto_status fail(pto_run_context* ctx, pto_status status, std::string_view why) {
-    if (ctx) {
-        ctx->errorDetail.assign(why);
-        ctx->errorDetailStatus = status;
-    }
-    return status;
-}
+// --- keys ----------------------------------------------------------------------------------------
 
 /// The key id of `name` in `ctx`'s document; KeyTable::kFull, with the failure recorded, when the name is
 /// new and the table is full (it holds 65535 names; pypto IR uses a few hundred).
@@ -43,17 +36,6 @@ inline uint32_t keyId(pto_run_context* ctx, std::string_view name) {
         fail(ctx, PTO_ERR_INVALID_ARGUMENT, "more than 65535 distinct field, key and node type names in one program");
     return id;
 }
-
-#define PTO_REQUIRE(cond, status)   \
-    do {                            \
-        if (!(cond)) return status; \
-    } while (0)
-
-/// PTO_REQUIRE with the reason last_error reports.
-#define PTO_REQUIRE_WHY(cond, status, why)                 \
-    do {                                                   \
-        if (!(cond)) return table::fail(ctx, status, why); \
-    } while (0)
 
 // --- handle conversion ------------------------------------------------------------------------------
 
@@ -195,18 +177,6 @@ private:
     size_t size_;
 };
 
-// Runs `body`, turning any exception into a status (nothing may unwind into a plugin).
-template <class F>
-pto_status guarded(F&& body) {
-    try {
-        return body();
-    } catch (const std::bad_alloc&) {
-        return PTO_ERR_INTERNAL;
-    } catch (...) {
-        return PTO_ERR_INTERNAL;
-    }
-}
-
 inline pto_node_kind kindOf(uint32_t type) {
     switch (type) {
         case K::Program: return PTO_NODE_PROGRAM;
@@ -303,7 +273,7 @@ inline Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* statu
     return nullptr;
 }
 
-// --- shared by the table's parts (defined in host_api.cpp) ------------------------------------------
+// --- shared by the table's parts (defined in handles.cpp; applyEdits in statements.cpp) -------------
 
 /// May `child` stand in field `key` of `parent`? WRONG_KIND for a node of the wrong class (an
 /// expression where a statement goes), INVALID_ARGUMENT if it would make `parent` contain itself.

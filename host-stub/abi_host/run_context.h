@@ -5,62 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "abi_host/diagnostic.h"
+#include "abi_host/run_settings.h"
+#include "abi_host/value_slot.h"
 #include "ir/document.h"
 #include "ir/rewrite.h"
 #include "ptoplug/abi.h"
-
-namespace ptoplug::host {
-
-/// A diagnostic as the host keeps it (strings copied, span resolved).
-struct Diagnostic {
-    pto_severity severity = PTO_SEVERITY_ERROR;
-    std::string rule;
-    std::string message;
-    std::string file;  ///< span filename ("" if unknown)
-    int64_t line = -1;
-    int64_t column = -1;
-    int64_t endLine = -1;
-    int64_t endColumn = -1;
-    std::string pass;    ///< the pass or verifier (property) that reported it, once the host knows
-    std::string plugin;  ///< that pass's plugin
-};
-
-}  // namespace ptoplug::host
-
-namespace ptoplug::host {
-
-/// What a pto_value names: a value slot, and the buffer it lived in when the handle was made. The IR
-/// core moves slots only by giving their container a new buffer (ir/document.cpp), so a handle whose
-/// container's buffer changed is stale and is refused, never read.
-struct ValueSlot {
-    ir::Value* value = nullptr;
-    const ir::Array* array = nullptr;  ///< the container, if the slot is an array element
-    const ir::Map* map = nullptr;      ///< the container, if the slot is a map member
-    const void* items = nullptr;       ///< the container's buffer when the handle was made
-    bool stale() const { return (array && array->items != items) || (map && map->values != items); }
-};
-
-/// A pass option's value (pto_option_desc), already checked against its declared type.
-struct OptionValue {
-    pto_option_type type = PTO_OPTION_STRING;
-    bool b = false;
-    int64_t i = 0;
-    double d = 0;
-    std::string s;
-};
-
-struct PassOption {
-    std::string name;
-    OptionValue value;
-};
-
-/// How a pass or verifier is run.
-struct RunSettings {
-    const std::vector<PassOption>* options = nullptr;  ///< the pass's resolved options (pass_option)
-    bool readOnly = false;                             ///< a verifier: every rewrite is refused
-};
-
-}  // namespace ptoplug::host
 
 /// One run of one pass or verifier over one document. Single-threaded; many may exist at once.
 struct pto_run_context {
@@ -87,31 +37,3 @@ struct pto_run_context {
     std::vector<ptoplug::host::Diagnostic> diagnostics;
     bool hasErrors = false;
 };
-
-namespace ptoplug::host {
-
-/// The host function table (ABI 1.1), immutable, shared by every run.
-const pto_host_api& hostApi();
-
-/// The outcome of running one pass or verifier through the ABI.
-struct RunOutcome {
-    pto_status status = PTO_OK;
-    std::vector<Diagnostic> diagnostics;
-    /// What of the process's state the plugin changed and the host could not put back (ProcessStateGuard):
-    /// a limit lowered for good, which would fail the host later as if the user's limits were too low, or
-    /// a descriptor of the host's closed.
-    std::string lostProcessState;
-    /// True if the run failed: an error status, an error diagnostic or a lost process state.
-    bool failed() const;
-};
-
-/// "PTO_ERR_USER", ...; "status N" for a value that is not a pto_status.
-std::string statusName(pto_status status);
-/// True if `status` is one of the pto_status values this host knows.
-bool isKnownStatus(pto_status status);
-
-/// Runs `fn` (a pass or verifier run function) over `doc` and applies its pending insertions.
-RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*),
-                         const RunSettings& settings = {});
-
-}  // namespace ptoplug::host

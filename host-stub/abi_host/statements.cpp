@@ -1,5 +1,5 @@
-// Statement edits (deferred, applied together when the pass returns or at flush_inserts) and the
-// replacement of a variable's uses (immediate).
+// Statement edits: insert before and after, remove and move (deferred, applied together when the pass
+// returns or at flush_inserts), and replacing a child or a variable's uses (immediate).
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "ir/schema.h"
@@ -142,6 +142,31 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     if (!slots.empty()) noteReplaced(ctx, v, with);
     if (count) *count = slots.size();
     return PTO_OK;
+}
+
+pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node replacement) {
+    Node* p = toNode(ctx, parent);
+    Node* r = toNode(ctx, replacement);
+    PTO_REQUIRE(p && r, PTO_ERR_INVALID_HANDLE);
+    pto_status status = PTO_OK;
+    Value* slot = childSlot(p, field, index, &status);
+    PTO_REQUIRE(slot, status);
+    if (pto_status s = checkPlacement(ctx, p, keyOf(field), r); s != PTO_OK) return s;
+    *slot = Value::node(r);
+    noteEdges(ctx, p, *slot);
+    return PTO_OK;
+}
+
+pto_status flushInserts(pto_run_context* ctx) {
+    PTO_REQUIRE(ctx, PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        applyEdits(ctx);
+        return PTO_OK;
+    });
+}
+
+void applyEdits(pto_run_context* ctx) {
+    ctx->edits.apply(ctx->doc, [&](const Node* parent, const Value& field) { noteEdges(ctx, parent, field); });
 }
 
 }  // namespace ptoplug::host::table

@@ -5,7 +5,6 @@
 
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
-#include "abi_host/walk.h"
 #include "ir/rewrite.h"
 #include "ir/schema.h"
 

@@ -1,11 +1,172 @@
-// Values a plugin builds (numbers, strings, arrays, maps, nodes, types) and typed reads of types. Every
-// value made here is host-owned and never goes stale; storing one in the IR copies it (ir::copyValue).
+// Values: reading any value a pto_value names (its kind, scalars, arrays, maps, types), and building
+// values (numbers, strings, arrays, maps, nodes, types). Every value made here is host-owned and never
+// goes stale; storing one in the IR copies it (ir::copyValue).
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "ir/rewrite.h"
 #include "ir/schema.h"
 
 namespace ptoplug::host::table {
+
+// --- reads ---------------------------------------------------------------------------------------
+
+pto_status valueKind(pto_run_context* ctx, pto_value value, pto_value_kind* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    switch (v->kind) {
+        case Kind::Null: *out = PTO_VALUE_NULL; break;
+        case Kind::Bool: *out = PTO_VALUE_BOOL; break;
+        case Kind::UInt:
+        case Kind::Int: *out = PTO_VALUE_INT; break;
+        case Kind::F64:
+        case Kind::F32: *out = PTO_VALUE_FLOAT; break;
+        case Kind::Str: *out = PTO_VALUE_STRING; break;
+        case Kind::Array: *out = PTO_VALUE_ARRAY; break;
+        case Kind::Map:
+        case Kind::Span: *out = PTO_VALUE_MAP; break;
+        case Kind::Node:
+        case Kind::Ref: *out = PTO_VALUE_NODE; break;
+        case Kind::RefId: return PTO_ERR_INTERNAL;
+    }
+    return PTO_OK;
+}
+
+pto_status valueAsBool(pto_run_context* ctx, pto_value value, int* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Bool, PTO_ERR_WRONG_KIND);
+    *out = v->b;
+    return PTO_OK;
+}
+
+pto_status valueAsInt64(pto_run_context* ctx, pto_value value, int64_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isInteger(), PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(v->kind == Kind::Int || v->u <= INT64_MAX, PTO_ERR_OUT_OF_RANGE);
+    *out = v->kind == Kind::Int ? v->i : static_cast<int64_t>(v->u);
+    return PTO_OK;
+}
+
+pto_status valueAsUInt64(pto_run_context* ctx, pto_value value, uint64_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isInteger(), PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(v->kind == Kind::UInt, PTO_ERR_OUT_OF_RANGE);
+    *out = v->u;
+    return PTO_OK;
+}
+
+pto_status valueAsDouble(pto_run_context* ctx, pto_value value, double* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    switch (v->kind) {
+        case Kind::F64: *out = v->d; return PTO_OK;
+        case Kind::F32: *out = static_cast<double>(v->f); return PTO_OK;
+        case Kind::UInt: *out = static_cast<double>(v->u); return PTO_OK;
+        case Kind::Int: *out = static_cast<double>(v->i); return PTO_OK;
+        default: return PTO_ERR_WRONG_KIND;
+    }
+}
+
+pto_status valueAsString(pto_run_context* ctx, pto_value value, pto_string* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Str, PTO_ERR_WRONG_KIND);
+    *out = str(v->strView());
+    return PTO_OK;
+}
+
+pto_status valueAsNode(pto_run_context* ctx, pto_value value, pto_node* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->isNode(), PTO_ERR_WRONG_KIND);
+    *out = fromSlot(ctx, *v);
+    return PTO_OK;
+}
+
+namespace {
+
+// A span is exposed as the map it stands for.
+Value spanAsMap(pto_run_context* ctx, const ir::Span& sp) {
+    ir::Map* m = ctx->doc.newMap(5);
+    ctx->doc.set(*m, K::begin_column, Value::integer(sp.beginColumn));
+    ctx->doc.set(*m, K::begin_line, Value::integer(sp.beginLine));
+    ctx->doc.set(*m, K::end_column, Value::integer(sp.endColumn));
+    ctx->doc.set(*m, K::end_line, Value::integer(sp.endLine));
+    ctx->doc.set(*m, K::filename, Value::str(sp.file));
+    return Value::map(m);
+}
+
+ir::Map* asMap(pto_run_context* ctx, Value* v) {
+    if (v->kind == Kind::Span) *v = spanAsMap(ctx, ctx->doc.span(*v));  // same content, generic form
+    return v->kind == Kind::Map ? v->m : nullptr;
+}
+
+}  // namespace
+
+pto_status valueSize(pto_run_context* ctx, pto_value value, size_t* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    if (v->kind == Kind::Array)
+        *out = v->a->size;
+    else if (v->kind == Kind::Span)
+        *out = 5;
+    else if (v->kind == Kind::Map)
+        *out = v->m->size;
+    else
+        return PTO_ERR_WRONG_KIND;
+    return PTO_OK;
+}
+
+pto_status valueArrayAt(pto_run_context* ctx, pto_value value, size_t index, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Array, PTO_ERR_WRONG_KIND);
+    PTO_REQUIRE(index < v->a->size, PTO_ERR_OUT_OF_RANGE);
+    return guarded([&] {
+        *out = fromValue(ctx, ValueSlot{&v->a->items[index], v->a, nullptr, v->a->items});
+        return PTO_OK;
+    });
+}
+
+pto_status valueMapAt(pto_run_context* ctx, pto_value value, size_t index, pto_string* key, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && key && out, PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        ir::Map* m = asMap(ctx, v);
+        if (!m) return PTO_ERR_WRONG_KIND;
+        if (index >= m->size) return PTO_ERR_OUT_OF_RANGE;
+        *key = str(ctx->doc.keys().name(m->keyAt(index)));
+        *out = fromValue(ctx, ValueSlot{&m->values[index], nullptr, m, m->values});
+        return PTO_OK;
+    });
+}
+
+pto_status valueMapFind(pto_run_context* ctx, pto_value value, pto_string key, pto_value* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        ir::Map* m = asMap(ctx, v);
+        if (!m) return PTO_ERR_WRONG_KIND;
+        for (ir::Member member : *m)
+            if (ctx->doc.keys().name(member.key) == view(key)) {
+                *out = fromValue(ctx, ValueSlot{&member.value, nullptr, m, m->values});
+                return PTO_OK;
+            }
+        return PTO_ERR_NOT_FOUND;
+    });
+}
+
+pto_status valueTypeKind(pto_run_context* ctx, pto_value value, pto_type_kind* out) {
+    Value* v = toValue(ctx, value);
+    PTO_REQUIRE(v && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(v->kind == Kind::Map && v->m->find(K::type_kind), PTO_ERR_WRONG_KIND);
+    *out = typeKindOf(v);
+    return PTO_OK;
+}
+
+// --- building ------------------------------------------------------------------------------------
 
 pto_status valueMakeNull(pto_run_context* ctx, pto_value* out) {
     PTO_REQUIRE(out, PTO_ERR_INVALID_HANDLE);
@@ -186,6 +347,14 @@ pto_status typeDim(pto_run_context* ctx, pto_value type, size_t index, pto_node*
     PTO_REQUIRE_WHY(dim.isNode(), PTO_ERR_WRONG_KIND, "the dimension is not a node");
     *out = fromSlot(ctx, dim);
     return PTO_OK;
+}
+
+pto_status makeSingletonType(pto_run_context* ctx, pto_type_kind kind, pto_value* out) {
+    PTO_REQUIRE(ctx && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE_WHY(kind == PTO_TYPE_COMM_CTX || kind == PTO_TYPE_PTR, PTO_ERR_INVALID_ARGUMENT,
+                    "the singleton types are PTO_TYPE_COMM_CTX and PTO_TYPE_PTR");
+    const pto_type_desc desc{sizeof desc, kind, PTO_DTYPE_BOOL, nullptr, 0, nullptr, 0};
+    return table::makeType(ctx, &desc, out);
 }
 
 }  // namespace ptoplug::host::table

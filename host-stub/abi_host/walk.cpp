@@ -1,8 +1,7 @@
 // The host table's walk: depth first in pypto's field order, pre and post callbacks.
-#include "abi_host/walk.h"
-
 #include <vector>
 
+#include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "ir/placement.h"
 

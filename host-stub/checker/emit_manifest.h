@@ -7,8 +7,8 @@
 #include <string>
 
 #include "base/error.h"
+#include "loader/loader.h"
 #include "pipeline/manifest.h"
-#include "plugins/loader.h"
 
 namespace ptoplug::checker {
 

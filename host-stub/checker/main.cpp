@@ -13,7 +13,7 @@
 #include <iostream>
 #include <thread>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "base/process_state.h"
 #include "checker/elf_symbols.h"
 #include "checker/emit_manifest.h"
@@ -22,10 +22,10 @@
 #include "ir/reader.h"
 #include "ir/utf8.h"
 #include "ir/writer.h"
+#include "loader/loader.h"
+#include "loader/pass_options.h"
 #include "pipeline/manifest.h"
 #include "pipeline/pipeline.h"
-#include "plugins/loader.h"
-#include "plugins/pass_options.h"
 
 namespace {
 

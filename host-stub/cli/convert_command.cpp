@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "driver/output_writer.h"
 #include "ir/reader.h"
 
 namespace ptoplug::cli {

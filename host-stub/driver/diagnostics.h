@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "abi_host/run_context.h"
+#include "abi_host/diagnostic.h"
 #include "base/error.h"
 
 namespace ptoplug::host {

@@ -5,8 +5,28 @@
 #include "driver/fatal_signals.h"
 #include "io/output_file.h"
 #include "ir/validate.h"
+#include "ir/writer.h"
 
 namespace ptoplug::host {
+
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
+                        StepTimes* steps, const ir::Layout* layout, const std::function<Status()>& beforeNaming) {
+    FileReport report;
+    ir::WriteOptions write{options.outputFormat, options.pretty};
+    auto produce = [&](ir::Sink& sink) -> Status {
+        Status written = ir::writeDocument(doc, write, sink, steps, layout);
+        if (beforeNaming)
+            if (Status held = beforeNaming()) return held;
+        return written;
+    };
+    if (auto err = io::writeOutput(output, produce, steps, options.durability,
+                                   beforeNaming ? io::Withdrawal::Required : io::Withdrawal::Optional)) {
+        if (err->file.empty()) err->file = output;
+        report.exitCode = kExitOutput;
+        report.messages = formatError(*err, options.diagnostics);
+    }
+    return report;
+}
 
 OutputWriter::OutputWriter(const ir::Document& doc, const std::string& output, const FileOptions& options)
     : doc_(doc), output_(output), options_(options) {}

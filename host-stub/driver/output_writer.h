@@ -13,12 +13,22 @@
 #include <string>
 #include <thread>
 
+#include <functional>
+
 #include "base/step_times.h"
-#include "driver/process_file.h"
+#include "driver/file_options.h"
+#include "driver/file_report.h"
 #include "ir/document.h"
 #include "ir/placement.h"
 
 namespace ptoplug::host {
+
+/// Writes `doc` to `output` (see io::writeOutput) in the options' format; an error report on failure.
+/// `layout`: `doc`'s own, if made already or being made (see ir::writeDocument). `beforeNaming`, if given,
+/// is called once the program is encoded, before the file is named: an error it returns withdraws the file.
+FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
+                        StepTimes* steps = nullptr, const ir::Layout* layout = nullptr,
+                        const std::function<Status()>& beforeNaming = {});
 
 class OutputWriter {
 public:

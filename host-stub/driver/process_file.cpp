@@ -56,25 +56,6 @@ std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& o
     return properties;
 }
 
-FileReport writeProgram(const ir::Document& doc, const std::string& output, const FileOptions& options,
-                        StepTimes* steps, const ir::Layout* layout, const std::function<Status()>& beforeNaming) {
-    FileReport report;
-    ir::WriteOptions write{options.outputFormat, options.pretty};
-    auto produce = [&](ir::Sink& sink) -> Status {
-        Status written = ir::writeDocument(doc, write, sink, steps, layout);
-        if (beforeNaming)
-            if (Status held = beforeNaming()) return held;
-        return written;
-    };
-    if (auto err = io::writeOutput(output, produce, steps, options.durability,
-                                   beforeNaming ? io::Withdrawal::Required : io::Withdrawal::Optional)) {
-        if (err->file.empty()) err->file = output;
-        report.exitCode = kExitOutput;
-        report.messages = formatError(*err, options.diagnostics);
-    }
-    return report;
-}
-
 void PhaseTimer::lap(FileReport& report, const std::string& what) {
     if (!on_) return;
     auto now = std::chrono::steady_clock::now();

@@ -153,7 +153,7 @@ Span Document::span(const Value& v) const {
 namespace {
 // Elements never move inside a buffer (of an array or a map): a growth or an insertion before the end
 // makes a new buffer, so "the items pointer changed" is exactly "the slots moved" (value handles rely on
-// it, host_api.cpp). The new buffer's capacity: at least double when `needed` slots do not fit, else
+// it, abi_host/value_slot.h). The new buffer's capacity: at least double when `needed` slots do not fit, else
 // the same. An insertion before the end needs a new buffer, not a bigger one: doubling there made a
 // node whose fields were set out of key order grow to thousands of slots.
 uint32_t newBufferCapacity(uint32_t cap, uint32_t needed) {

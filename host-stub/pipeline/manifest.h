@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "abi_host/run_context.h"
+#include "abi_host/run_settings.h"
 #include "base/error.h"
 
 namespace ptoplug::host {

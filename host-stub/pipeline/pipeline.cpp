@@ -1,7 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include "io/digest.h"
-#include "plugins/pass_options.h"
+#include "loader/pass_options.h"
 
 #include <cstdio>
 #include <fstream>

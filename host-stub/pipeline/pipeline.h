@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "abi_host/run_context.h"
+#include "abi_host/run_settings.h"
 #include "base/error.h"
+#include "loader/loader.h"
 #include "pipeline/manifest.h"
-#include "plugins/loader.h"
 
 namespace ptoplug::host {
 

@@ -3,7 +3,7 @@
 // the DistributedTensor it passes, traced by the pass's own lineage rules (§4).
 #pragma once
 
-#include "support/host.h"
+#include <ptoplug/sdk.hpp>
 
 namespace ptoplug::mdtc {
 

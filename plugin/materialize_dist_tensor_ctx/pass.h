@@ -1,7 +1,7 @@
 // MaterializeDistTensorCtx (docs/pass.md §2) and the DistTensorCtxMaterialized verifier (§10).
 #pragma once
 
-#include "support/host.h"
+#include <ptoplug/sdk.hpp>
 
 namespace ptoplug::mdtc {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "support/host.h"
+#include <ptoplug/sdk.hpp>
 
 namespace ptoplug::mdtc {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
 #include "ir/validate.h"

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "ir/reader.h"
 #include "ir/validate.h"
 #include "ir/writer.h"

@@ -2,10 +2,10 @@
 // valid IR that reads back; a program it rejects must be rejected with an error diagnostic.
 #include <cstdlib>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "fuzz_support.h"
 #include "ir/validate.h"
-#include "plugins/loader.h"
+#include "loader/loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace ptoplug;

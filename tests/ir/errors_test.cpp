@@ -3,10 +3,10 @@
 
 #include <string>
 
+#include "generator/program_generator.h"
 #include "ir/document.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 #include "support/fixtures.h"
 
 namespace ptoplug::ir {

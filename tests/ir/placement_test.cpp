@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <string>
 
+#include "generator/program_generator.h"
 #include "ir/builder.h"
 #include "ir/placement.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 #include "support/fixtures.h"
 #include "support/ir_builder.h"
 

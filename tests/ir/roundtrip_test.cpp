@@ -2,9 +2,9 @@
 // (docs/ir_format.md §11.3-11.7), except where §11.5 deliberately moves a full node.
 #include <gtest/gtest.h>
 
+#include "generator/program_generator.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 #include "support/fixtures.h"
 #include "support/ir_builder.h"
 

@@ -5,10 +5,10 @@
 
 #include <thread>
 
+#include "generator/program_generator.h"
 #include "ir/builder.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 #include "support/ir_builder.h"
 
 namespace ptoplug::ir {

@@ -7,12 +7,12 @@
 #include <string>
 #include <thread>
 
+#include "generator/program_generator.h"
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
 #include "ir/reader.h"
 #include "ir/two_part_read.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 #include "support/fixtures.h"
 
 namespace ptoplug::ir {

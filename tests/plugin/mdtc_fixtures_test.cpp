@@ -9,10 +9,10 @@
 #include <map>
 #include <sstream>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "plugins/loader.h"
+#include "loader/loader.h"
 #include "support/fixtures.h"
 
 namespace ptoplug {

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
 #include "ir/printer.h"
-#include "plugins/loader.h"
+#include "loader/loader.h"
 #include "support/ir_builder.h"
 
 namespace ptoplug::test {

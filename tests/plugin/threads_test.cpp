@@ -6,11 +6,11 @@
 #include <atomic>
 #include <thread>
 
-#include "abi_host/run_context.h"
+#include "abi_host/runner.h"
+#include "generator/program_generator.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
-#include "plugins/loader.h"
-#include "program_generator.h"
+#include "loader/loader.h"
 #include "support/fixtures.h"
 
 namespace ptoplug {

@@ -1,7 +1,7 @@
-#include "plugins/loader.h"
+#include "loader/loader.h"
 
 #include "base/process_state.h"
-#include "plugins/pass_options.h"
+#include "loader/pass_options.h"
 
 #include <dlfcn.h>
 

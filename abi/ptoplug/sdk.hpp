@@ -1,6 +1,8 @@
-// C++ convenience over the ptoplug host table (ABI 1.1: plugins using it declare minor 1 as their
-// minimum), for plugins written in C++. Header-only; links nothing of the host. A failed host call throws
-// HostCallFailed, which the plugin's entry point turns into PTO_ERR_INTERNAL: exceptions stay inside the plugin.
+// The C++ plugin SDK, <ptoplug/sdk.hpp>: convenience over the ptoplug host table (ABI 1.1: plugins using
+// it declare minor 1 as their minimum), for plugins written in C++. Header-only, installed beside the ABI
+// headers and included the same way in this tree; links nothing of the host. Not part of the C ABI: a
+// plugin built with it still exports only ptoplug_plugin_entry. A failed host call throws HostCallFailed,
+// which the plugin's entry point turns into PTO_ERR_INTERNAL: exceptions stay inside the plugin.
 #pragma once
 
 #include <cstddef>

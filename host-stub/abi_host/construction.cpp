@@ -1,5 +1,7 @@
-// Nodes built and edited field by field. Every change is checked by the reader's own rules for the node
-// (ir::checkNodeShape), so a plugin cannot build what the host would refuse to read.
+// Building nodes (a var, an op call, an assignment, any node by type name, a clone) and editing their fields
+// (set by name, params and args appended, arg_directions extended). Every node built or edited by name is
+// checked by the reader's own rules for the node (ir::checkNodeShape), so a plugin cannot build what the
+// host would refuse to read.
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
 #include "ir/rewrite.h"
@@ -123,6 +125,91 @@ pto_status cloneNode(pto_run_context* ctx, pto_node node, pto_node* out) {
     for (const ir::Member& m : n->fields) doc.set(copy->fields, m.key, ir::copyValue(doc, m.value));
     *out = fromNode(ctx, copy);
     return PTO_OK;
+}
+
+pto_status createVar(pto_run_context* ctx, pto_string name, pto_value type, pto_node spanSource, pto_node* out) {
+    Value* t = toValue(ctx, type);
+    PTO_REQUIRE(t && out && (name.data || !name.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(t->kind == Kind::Map && t->m->find(K::type_kind), PTO_ERR_WRONG_KIND);
+    return guarded([&] {
+        *out = fromNode(ctx, ir::makeVar(ctx->doc, view(name), *t, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status createOpCall(pto_run_context* ctx, pto_string op, const pto_node* args, size_t argCount, pto_value type,
+                        pto_node spanSource, pto_node* out) {
+    Value* t = toValue(ctx, type);
+    PTO_REQUIRE(t && out && (args || !argCount) && (op.data || !op.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    return guarded([&] {
+        Scratch<Node*> nodes(argCount);
+        for (size_t i = 0; i < argCount; ++i) {
+            if (!(nodes[i] = toNode(ctx, args[i]))) return PTO_ERR_INVALID_HANDLE;
+            if (!ir::nodeFitsClass(nodes[i]->type, ir::NodeClass::Expr)) return PTO_ERR_WRONG_KIND;
+        }
+        const Value* name = ctx->lastOp.kind == Kind::Map ? ctx->lastOp.m->find(K::name) : nullptr;
+        if (!name || name->strView() != view(op)) ctx->lastOp = ir::makeOp(ctx->doc, view(op));
+        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, ctx->lastOp, nodes.span(), *t, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status createAssign(pto_run_context* ctx, pto_node var, pto_node value, pto_node spanSource, pto_node* out) {
+    Node* v = toNode(ctx, var);
+    Node* x = toNode(ctx, value);
+    PTO_REQUIRE(v && x && out, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(ir::nodeFitsClass(v->type, ir::NodeClass::Var) && ir::nodeFitsClass(x->type, ir::NodeClass::Expr),
+                PTO_ERR_WRONG_KIND);
+    return guarded([&] {
+        *out = fromNode(ctx, ir::makeAssign(ctx->doc, v, x, spanOf(ctx, spanSource)));
+        return PTO_OK;
+    });
+}
+
+pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node param, pto_param_direction dir) {
+    Node* f = toNode(ctx, function);
+    Node* p = toNode(ctx, param);
+    PTO_REQUIRE(f && p, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(dir >= PTO_PARAM_IN && dir <= PTO_PARAM_INOUT, PTO_ERR_INVALID_ARGUMENT);
+    PTO_REQUIRE(f->type == K::Function, PTO_ERR_WRONG_KIND);
+    if (pto_status s = checkPlacement(ctx, f, K::params, p); s != PTO_OK) return s;
+    return guarded([&] {
+        pto_status s = statusOf(ctx, ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir)));
+        if (s == PTO_OK) noteEdges(ctx, f, Value::node(p));
+        return s;
+    });
+}
+
+pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
+    Node* c = toNode(ctx, call);
+    Node* a = toNode(ctx, arg);
+    PTO_REQUIRE(c && a, PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE(isCallLike(c), PTO_ERR_WRONG_KIND);
+    if (pto_status s = checkPlacement(ctx, c, K::args, a); s != PTO_OK) return s;
+    return guarded([&] {
+        pto_status s = statusOf(ctx, ir::appendArg(ctx->doc, c, a));
+        if (s == PTO_OK) noteEdges(ctx, c, Value::node(a));
+        return s;
+    });
+}
+
+pto_status callExtendArgDirections(pto_run_context* ctx, pto_node call, const pto_arg_direction* codes, size_t count,
+                                   int* present) {
+    Node* c = toNode(ctx, call);
+    PTO_REQUIRE(c && present && (codes || !count), PTO_ERR_INVALID_HANDLE);
+    for (size_t i = 0; i < count; ++i)
+        PTO_REQUIRE(codes[i] >= PTO_ARG_INPUT && codes[i] <= PTO_ARG_SCALAR, PTO_ERR_INVALID_ARGUMENT);
+    return guarded([&] {
+        Scratch<uint8_t> raw(count);
+        for (size_t i = 0; i < count; ++i) raw[i] = static_cast<uint8_t>(codes[i]);
+        bool found = false;
+        pto_status s = statusOf(ctx, ir::extendArgDirections(ctx->doc, c, raw.span(), &found));
+        *present = found;
+        return s;
+    });
 }
 
 }  // namespace ptoplug::host::table

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "generator/program_generator.h"
 #include "io/output_file.h"
 #include "ir/writer.h"
-#include "program_generator.h"
 
 int main(int argc, char** argv) try {
     CLI::App app{"pto-gen: write a large realistic pypto program (for benchmarks)"};

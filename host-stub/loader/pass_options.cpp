@@ -1,4 +1,4 @@
-#include "plugins/pass_options.h"
+#include "loader/pass_options.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "abi_host/run_context.h"
+#include "abi_host/run_settings.h"
 #include "ptoplug/abi.h"
 
 namespace ptoplug::host {

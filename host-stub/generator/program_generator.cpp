@@ -1,5 +1,5 @@
 // Builds large realistic programs in memory (see program_generator.h).
-#include "program_generator.h"
+#include "generator/program_generator.h"
 
 #include <cstdio>
 #include <string>

@@ -1,0 +1,33 @@
+// What to do with each file: the output's format and durability, what to verify, print, dump and time, and
+// how diagnostics are written.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "driver/diagnostics.h"
+#include "io/output_file.h"
+#include "ir/document.h"
+
+namespace ptoplug::host {
+
+struct FileOptions {
+    ir::Format outputFormat = ir::Format::Auto;  ///< Auto: the input's format
+    bool pretty = false;
+    io::Durability durability = io::Durability::Atomic;  ///< Synced: --fsync
+    bool verify = true;
+    /// More properties to verify after every plugin pass (--verify), or, with runPasses false, the only
+    /// thing to do (`pto-host verify`). Progress names a verifier by its index in
+    /// verifiersAfter(stage) (a stage's produced properties, then these).
+    std::vector<std::string> verifyProperties;
+    bool runPasses = true;  ///< false: read, verify verifyProperties, write nothing
+    bool printBefore = false;
+    bool printAfter = false;                    ///< the program after the whole pipeline
+    std::vector<std::string> printAfterPasses;  ///< the program after each pass of these names
+    bool printAfterFailure = false;             ///< the program as a failing pass left it
+    std::string dumpDir;                        ///< "": none; else NN_after_<Pass>.py per pass (pypto's naming)
+    bool timePasses = false;
+    DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;
+};
+
+}  // namespace ptoplug::host
