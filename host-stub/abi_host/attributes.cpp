@@ -134,7 +134,7 @@ pto_status attrSet(pto_run_context* ctx, pto_node node, pto_attr_list list, pto_
             --entries->a->size;  // the appended entry; nothing can have seen it
         return fail(ctx, PTO_ERR_INVALID_ARGUMENT, s->message);
     }
-    noteEdges(ctx, n, encoded);
+    ctx->containment.noteEdges(n, encoded);
     return PTO_OK;
 }
 

@@ -62,7 +62,7 @@ pto_status setFields(pto_run_context* ctx, Node* n, const std::vector<uint32_t>&
                             "field '" + std::string(ctx->doc.keys().name(keys[i])) + "' is given twice");
         const Node* cycle = nullptr;
         ir::forEachNodeSlot(*values[i], [&](const Value& child) {
-            if (!cycle && reaches(ctx, child.n, n)) cycle = child.n;
+            if (!cycle && ctx->containment.reaches(child.n, n)) cycle = child.n;
         });
         PTO_REQUIRE_WHY(!cycle, PTO_ERR_INVALID_ARGUMENT,
                         "the value holds a " + std::string(cycle ? typeName(ctx, cycle) : "") + " that contains this " +
@@ -84,7 +84,7 @@ pto_status setFields(pto_run_context* ctx, Node* n, const std::vector<uint32_t>&
         }
         return shapeFailure(ctx, s);
     }
-    for (uint32_t key : keys) noteEdges(ctx, n, *n->field(key));
+    for (uint32_t key : keys) ctx->containment.noteEdges(n, *n->field(key));
     return PTO_OK;
 }
 
@@ -178,7 +178,7 @@ pto_status functionAppendParam(pto_run_context* ctx, pto_node function, pto_node
     if (pto_status s = checkPlacement(ctx, f, K::params, p); s != PTO_OK) return s;
     return guarded([&] {
         pto_status s = statusOf(ctx, ir::appendParam(ctx->doc, f, p, static_cast<ir::ParamDirectionCode>(dir)));
-        if (s == PTO_OK) noteEdges(ctx, f, Value::node(p));
+        if (s == PTO_OK) ctx->containment.noteEdges(f, Value::node(p));
         return s;
     });
 }
@@ -191,7 +191,7 @@ pto_status callAppendArg(pto_run_context* ctx, pto_node call, pto_node arg) {
     if (pto_status s = checkPlacement(ctx, c, K::args, a); s != PTO_OK) return s;
     return guarded([&] {
         pto_status s = statusOf(ctx, ir::appendArg(ctx->doc, c, a));
-        if (s == PTO_OK) noteEdges(ctx, c, Value::node(a));
+        if (s == PTO_OK) ctx->containment.noteEdges(c, Value::node(a));
         return s;
     });
 }

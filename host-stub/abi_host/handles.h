@@ -13,7 +13,7 @@
 
 #include "abi_host/guard.h"
 #include "abi_host/run_context.h"
-#include "ir/builder.h"
+#include "ir/graph.h"
 #include "ir/known_names.h"
 
 namespace ptoplug::host::table {
@@ -278,13 +278,6 @@ inline Value* childSlot(Node* n, uint32_t field, size_t index, pto_status* statu
 /// May `child` stand in field `key` of `parent`? WRONG_KIND for a node of the wrong class (an
 /// expression where a statement goes), INVALID_ARGUMENT if it would make `parent` contain itself.
 pto_status checkPlacement(pto_run_context* ctx, Node* parent, uint32_t key, Node* child);
-/// True if `target` is `from` or lies below it.
-bool reaches(pto_run_context* ctx, Node* from, const Node* target);
-/// Keeps the document's heights true after `added` was put into `parent` (Document::heights): the nodes in
-/// `added` must be lower than `parent`, or the heights are dropped for the document's life.
-void noteEdges(pto_run_context* ctx, const Node* parent, const Value& added);
-/// The same after `with` took the place of `old` in some nodes (which all held `old`, so were taller than it).
-void noteReplaced(pto_run_context* ctx, const Node* old, const Node* with);
 /// Makes the queued statement edits (insert_before and the like), keeping the heights true.
 void applyEdits(pto_run_context* ctx);
 /// The span of `source`, or the unknown span for the null handle.

@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document) {
+pto_run_context::pto_run_context(ptoplug::ir::Document& document) : doc(document), containment(document) {
     static std::atomic<uint64_t> next{1};
     token = next.fetch_add(1);
 }

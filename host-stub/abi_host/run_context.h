@@ -9,6 +9,7 @@
 #include "abi_host/run_settings.h"
 #include "abi_host/value_slot.h"
 #include "ir/document.h"
+#include "ir/graph.h"
 #include "ir/rewrite.h"
 #include "ptoplug/abi.h"
 
@@ -24,10 +25,7 @@ struct pto_run_context {
     uint64_t token;           ///< stamped into every handle this context gives out
     ptoplug::ir::Document& doc;
     std::vector<ptoplug::host::ValueSlot> values;  ///< pto_value handles: index + 1
-    std::vector<uint32_t> seen;                    ///< per node: the cycle check's visit stamp
-    uint32_t seenStamp = 0;
-    std::vector<ptoplug::ir::Node*> reachWork;     ///< the cycle check's work list
-    std::vector<ptoplug::ir::Node*> reachVisited;  ///< the cycle check's visited nodes, while few
+    ptoplug::ir::Containment containment;          ///< the cycle checks of rewrites (ir/graph.h)
     ptoplug::ir::PendingStmtEdits edits;
     ptoplug::host::RunSettings settings;
     std::string lastError;                  ///< last_error: the most recent failing call's message

@@ -39,7 +39,7 @@ pto_status queueInsert(pto_run_context* ctx, pto_node parent, uint32_t field, si
             return fail(
                 ctx, PTO_ERR_WRONG_KIND,
                 "stmts[" + std::to_string(i) + "] is a " + std::string(typeName(ctx, nodes[i])) + ", not a statement");
-        if (reaches(ctx, nodes[i], p))
+        if (ctx->containment.reaches(nodes[i], p))
             return fail(ctx, PTO_ERR_INVALID_ARGUMENT,
                         "stmts[" + std::to_string(i) + "] contains the statement it would be put in (a cycle)");
     }
@@ -76,7 +76,7 @@ pto_status moveStmt(pto_run_context* ctx, pto_node parent, uint32_t field, size_
     Node* moved = statementAt(ctx, p, field, index, &status);
     if (!moved) return status;
     if (!statementAt(ctx, to, toField, toIndex, &status)) return status;
-    PTO_REQUIRE_WHY(!reaches(ctx, moved, to), PTO_ERR_INVALID_ARGUMENT,
+    PTO_REQUIRE_WHY(!ctx->containment.reaches(moved, to), PTO_ERR_INVALID_ARGUMENT,
                     "the destination lies inside the statement moved");
     ir::Slot from{p, keyOf(field), static_cast<uint32_t>(index)};
     ir::Slot dest{to, keyOf(toField), static_cast<uint32_t>(toIndex)};
@@ -99,16 +99,14 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     // Var-class node too: checked up front so that nothing is half replaced.
     const bool varLike = ir::nodeFitsClass(with->type, ir::NodeClass::Var);
     PTO_REQUIRE_WHY(r != v, PTO_ERR_INVALID_ARGUMENT, "`root` is the variable itself");
-    PTO_REQUIRE_WHY(!reaches(ctx, with, r), PTO_ERR_INVALID_ARGUMENT, "`replacement` contains `root` (a cycle)");
+    PTO_REQUIRE_WHY(!ctx->containment.reaches(with, r), PTO_ERR_INVALID_ARGUMENT,
+                    "`replacement` contains `root` (a cycle)");
     // Nodes inside the replacement keep their uses: marking them visited means the walk never enters them,
     // so the replacement never ends up inside itself.
-    ctx->seen.resize(ctx->doc.nodes().size(), 0);
-    const uint32_t stamp = ++ctx->seenStamp;
+    ctx->containment.clearMarks();
     std::vector<Node*> work;
     auto enter = [&](Node* n) {
-        if (ctx->seen[n->index] == stamp) return;
-        ctx->seen[n->index] = stamp;
-        work.push_back(n);
+        if (ctx->containment.mark(n)) work.push_back(n);
     };
     enter(with);
     while (!work.empty()) {
@@ -139,7 +137,7 @@ pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_no
     }
     if (!refusal.empty()) return fail(ctx, PTO_ERR_WRONG_KIND, refusal);
     for (Value* slot : slots) *slot = Value::node(with);
-    if (!slots.empty()) noteReplaced(ctx, v, with);
+    if (!slots.empty()) ctx->containment.noteReplaced(v, with);
     if (count) *count = slots.size();
     return PTO_OK;
 }
@@ -153,7 +151,7 @@ pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, s
     PTO_REQUIRE(slot, status);
     if (pto_status s = checkPlacement(ctx, p, keyOf(field), r); s != PTO_OK) return s;
     *slot = Value::node(r);
-    noteEdges(ctx, p, *slot);
+    ctx->containment.noteEdges(p, *slot);
     return PTO_OK;
 }
 
@@ -166,7 +164,8 @@ pto_status flushInserts(pto_run_context* ctx) {
 }
 
 void applyEdits(pto_run_context* ctx) {
-    ctx->edits.apply(ctx->doc, [&](const Node* parent, const Value& field) { noteEdges(ctx, parent, field); });
+    ctx->edits.apply(ctx->doc,
+                     [&](const Node* parent, const Value& field) { ctx->containment.noteEdges(parent, field); });
 }
 
 }  // namespace ptoplug::host::table

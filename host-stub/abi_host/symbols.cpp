@@ -195,7 +195,7 @@ pto_status programAddFunction(pto_run_context* ctx, pto_node function) {
     doc.set(*entry, K::value, Value::node(fn));
     const Value item = Value::map(entry);
     doc.insert(*fns->a, static_cast<uint32_t>(at), &item, 1);
-    noteEdges(ctx, doc.root().n, item);
+    ctx->containment.noteEdges(doc.root().n, item);
     return PTO_OK;
 }
 

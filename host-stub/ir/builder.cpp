@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ir/graph.h"
 #include "ir/pointer.h"
 #include "ir/validate.h"
 

@@ -15,16 +15,9 @@
 
 #include "base/error.h"
 #include "ir/document.h"
+#include "ir/origins.h"
 
 namespace ptoplug::ir {
-
-/// Deepest nesting of maps and arrays accepted in an input (deeper input is rejected, not overflowed).
-inline constexpr size_t kMaxInputDepth = 10000;
-/// Longest chain of nodes containing nodes (through references too): bounds every recursive walk.
-inline constexpr size_t kMaxNodeDepth = 4000;
-/// What every check that meets a longer chain says.
-inline std::string nodesNestedTooDeep() { return "nodes nested more than " + std::to_string(kMaxNodeDepth) + " deep"; }
-inline constexpr uint32_t kUnknownOffset = UINT32_MAX;
 
 class Builder {
 public:

@@ -339,7 +339,7 @@ public:
     uint32_t nodeType(uint32_t index) const { return nodeTypes_[index]; }
     /// A height per node index: 1 for a node without nodes inside, else one more than the tallest node
     /// inside; 0 where not known. A node can only contain nodes lower than itself, which answers most
-    /// cycle checks at once (abi_host/handles.cpp). Set by the reader's graph check; empty for documents
+    /// cycle checks at once (ir/graph.h: Containment). Set by the reader's graph check; empty for documents
     /// built in memory. Whoever adds an edge to a node with a height keeps the rule or calls
     /// forgetHeights().
     std::vector<uint16_t>& heights() { return heights_; }

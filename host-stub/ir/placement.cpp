@@ -3,7 +3,7 @@
 #include <system_error>
 #include <thread>
 
-#include "ir/builder.h"
+#include "ir/graph.h"
 
 namespace ptoplug::ir {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "ir/builder.h"
+#include "ir/graph.h"
 #include "ir/pointer.h"
 #include "ir/schema.h"
 
@@ -81,42 +81,26 @@ public:
     bool failed() const { return failed_; }
 
     // After a pass: every node reachable from the root checked against the schema, once (unless
-    // `checkNodes` is false: the graph alone), and the graph checked for cycles and depth, iteratively (a
-    // plugin may have built a cycle, so nothing here may recurse along node edges, including the search
-    // for an error's place).
+    // `checkNodes` is false: the graph alone), and the graph checked for cycles and depth (ir/graph.h: a
+    // plugin may have built a cycle, so nothing here may recurse along node edges, including the search for
+    // an error's place).
     Status runStructural(bool checkNodes = true) {
         Value& root = doc_.root();
         if (!root.isNode()) return std::nullopt;
-        std::vector<uint8_t> state(doc_.nodes().size(), 0);  // 0 new, 1 on the stack, 2 done
-        std::vector<Value*> kids;
-        locate_ = [&](const Value* where) { return stackPointer(kids, where); };
-        auto push = [&](Node* n) {
-            state[n->index] = 1;
-            size_t begin = kids.size();
-            for (Member m : n->fields) collectEdges(m.value, kids);
-            stack_.push_back(Frame{n, begin, begin});
-            if (stack_.size() > kMaxNodeDepth)
-                return failAt(&root, nodesNestedTooDeep(), "a pass built an impossibly deep program");
-            if (!checkNodes) return;
-            if (const NodeSchema* schema = schemaFor(n->type)) checkNode(Value::node(n), *schema);
+        DepthFirst walk(doc_.nodes().size());
+        locate_ = [&](const Value* where) { return pathPointer(walk, where); };
+        auto enter = [&](Node& n) {
+            if (checkNodes)
+                if (const NodeSchema* schema = schemaFor(n.type)) checkNode(Value::node(&n), *schema);
+            return !failed_;
         };
-        push(root.n);
-        while (!stack_.empty() && !failed_) {
-            Frame& fr = stack_.back();
-            if (fr.next < kidsEnd(stack_.size() - 1, kids)) {
-                Value* edge = kids[fr.next++];
-                Node* child = edge->n;
-                if (state[child->index] == 1)
-                    failAt(edge, "a cycle: a '" + nodeName(*child) + "' node contains itself",
-                           "IR is acyclic: a node may only refer to nodes outside itself");
-                else if (state[child->index] == 0)
-                    push(child);
-                continue;
-            }
-            state[fr.node->index] = 2;
-            kids.resize(fr.kidsBegin);
-            stack_.pop_back();
-        }
+        GraphFault fault = walk.walk(
+            root.n, kMaxNodeDepth, enter, [](Value&) {}, [](Node&, auto) { return true; });
+        if (fault.kind == GraphFault::Kind::TooDeep)
+            failAt(&root, nodesNestedTooDeep(), "a pass built an impossibly deep program");
+        else if (fault.kind == GraphFault::Kind::Cycle)
+            failAt(fault.edge, "a cycle: a '" + nodeName(*fault.edge->n) + "' node contains itself",
+                   "IR is acyclic: a node may only refer to nodes outside itself");
         return failed_ ? Status(error_) : std::nullopt;
     }
 
@@ -150,22 +134,6 @@ public:
     }
 
 private:
-    struct Frame {
-        Node* node;
-        size_t kidsBegin;
-        size_t next;
-    };
-
-    // The node edges (Node and Ref values) inside `v`, not following them.
-    static void collectEdges(Value& v, std::vector<Value*>& out) {
-        forEachNodeSlot(v, [&](Value& edge) { out.push_back(&edge); });
-    }
-
-    // Frame i's edges end where frame i+1's begin (the kids of deeper frames are appended after them).
-    size_t kidsEnd(size_t frame, const std::vector<Value*>& kids) const {
-        return frame + 1 < stack_.size() ? stack_[frame + 1].kidsBegin : kids.size();
-    }
-
     // The pointer of `target` inside `node`'s own fields (not inside other nodes); false if absent.
     bool localPointer(const Value& v, const Value* target, std::string& path) const {
         if (&v == target) return true;
@@ -200,11 +168,12 @@ private:
     }
 
     // The pointer of `where` along the walk's current path from the root.
-    std::string stackPointer(const std::vector<Value*>& kids, const Value* where) const {
-        std::string path;
-        for (size_t i = 0; i + 1 < stack_.size(); ++i) path += inNode(stack_[i].node, kids[stack_[i].next - 1]);
-        if (!stack_.empty()) path += inNode(stack_.back().node, where);
-        return path;
+    std::string pathPointer(const DepthFirst& walk, const Value* where) const {
+        const std::vector<DepthFirst::Frame>& path = walk.path();
+        std::string pointer;
+        for (size_t i = 0; i + 1 < path.size(); ++i) pointer += inNode(path[i].node, walk.edgeTaken(i));
+        if (!path.empty()) pointer += inNode(path.back().node, where);
+        return pointer;
     }
 
     void failAt(const Value* where, std::string message, std::string hint) {
@@ -540,69 +509,26 @@ private:
         }
     }
 
-    // Rejects reference cycles and node chains deeper than kMaxNodeDepth, iteratively (a cycle or a
-    // deep chain must not overflow the stack of this check or of any later recursive walk).
+    // Rejects reference cycles and node chains deeper than kMaxNodeDepth (ir/graph.h).
     void checkGraph() {
-        const auto& nodes = doc_.nodes();
-        std::vector<uint8_t> state(nodes.size(), 0);  // 0 new, 1 on the stack, 2 done
-        std::vector<uint32_t> height(nodes.size(), 0);
-        struct Frame {
-            Node* node;
-            size_t kidsBegin;
-            size_t next;
-        };
-        std::vector<Frame> stack;
-        std::vector<Value*> kids;
-        auto push = [&](Node* n) {
-            state[n->index] = 1;
-            size_t begin = kids.size();
-            for (Member m : n->fields) collectEdges(m.value, kids);
-            stack.push_back(Frame{n, begin, begin});
-        };
-        for (Node* start : nodes) {
-            if (state[start->index]) continue;
-            push(start);
-            while (!stack.empty() && !failed_) {
-                Frame& fr = stack.back();
-                if (fr.next < kids.size()) {
-                    Value* edge = kids[fr.next++];
-                    Node* child = edge->n;
-                    if (state[child->index] == 1) {
-                        failAt(edge,
-                               "reference cycle: node " + std::to_string(origins_->idOf(*child)) +
-                                   " contains a reference to itself",
-                               "IR is acyclic: a node may only refer to nodes outside itself");
-                        continue;
-                    }
-                    if (!quiet_) edge->aux = child->index;  // the reference's offset is no longer needed for errors
-                    if (state[child->index] == 0) push(child);
-                    continue;
-                }
-                uint32_t h = 1;
-                for (size_t k = fr.kidsBegin; k < kids.size(); ++k) h = std::max(h, height[kids[k]->n->index] + 1);
-                height[fr.node->index] = h;
-                state[fr.node->index] = 2;
-                if (h > kMaxNodeDepth) {
-                    failed_ = true;
-                    error_.pointer = pointerToNode(doc_, fr.node);
-                    error_.message = nodesNestedTooDeep();
-                    error_.hint = "pypto IR is never this deep; the file is corrupt or not pypto IR";
-                    if (uint32_t at = offsetOf(*fr.node); at != kUnknownOffset) error_.offset = at;
-                }
-                kids.resize(fr.kidsBegin);
-                stack.pop_back();
-            }
-            if (failed_) return;
+        const GraphFault fault = ir::checkGraph(doc_, !quiet_);
+        if (fault.kind == GraphFault::Kind::Cycle) {
+            failAt(fault.edge,
+                   "reference cycle: node " + std::to_string(origins_->idOf(*fault.edge->n)) +
+                       " contains a reference to itself",
+                   "IR is acyclic: a node may only refer to nodes outside itself");
+        } else if (fault.kind == GraphFault::Kind::TooDeep) {
+            failed_ = true;
+            error_.pointer = pointerToNode(doc_, fault.node);
+            error_.message = nodesNestedTooDeep();
+            error_.hint = "pypto IR is never this deep; the file is corrupt or not pypto IR";
+            if (uint32_t at = offsetOf(*fault.node); at != kUnknownOffset) error_.offset = at;
         }
-        // Kept for the rewriter's cycle checks (Document::heights); all fit, being at most kMaxNodeDepth.
-        static_assert(kMaxNodeDepth <= UINT16_MAX);
-        doc_.heights().assign(height.begin(), height.end());
     }
 
     Document& doc_;
     const NodeOrigins* origins_;                       ///< while reading; nullptr for checks of a document in memory
     std::function<std::string(const Value*)> locate_;  ///< set for runStructural, else pointerTo
-    std::vector<Frame> stack_;                         ///< runStructural's path from the root
     bool edgesIndexed_;
     bool failed_ = false;
     bool quiet_ = false;

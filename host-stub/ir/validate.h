@@ -1,28 +1,14 @@
 // Second phase of reading: resolve every {"ref": id} to its node, check each known node's fields
-// against the schema, and reject reference cycles and over-deep node chains.
+// against the schema, and reject reference cycles and over-deep node chains (ir/graph.h); the same rules
+// over a document a pass changed, and over one node a rewrite builds.
 #pragma once
-
-#include <cstdint>
-#include <functional>
-#include <optional>
-#include <vector>
 
 #include "base/error.h"
 #include "ir/document.h"
+#include "ir/origins.h"
 #include "ir/placement.h"
 
 namespace ptoplug::ir {
-
-/// What the reader knows of each node's place in the input; kept beside the document while reading, not
-/// in every node, since only error messages need it.
-struct NodeOrigins {
-    std::function<Node*(uint64_t)> byId;        ///< the node an input id names, or nullptr
-    std::function<uint64_t(const Node&)> idOf;  ///< the input id of a node read from the input
-    LargeVector<uint32_t> offsets;              ///< byte offset per Node::index, or kUnknownOffset
-    /// Every {"ref": id} the reader stored (Kind::RefId), so that a large input's references are resolved
-    /// without a walk. May name slots outside the tree (the ignored members of a reference map).
-    LargeVector<Value*> refSlots;
-};
 
 /// On error the Error names the place (pointer, and byte offset when the input gave one).
 Status resolveAndValidate(Document& doc, const NodeOrigins& origins);

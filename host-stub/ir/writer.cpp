@@ -9,7 +9,7 @@
 #define MSGPACK_NO_BOOST
 #include <msgpack.hpp>
 
-#include "ir/builder.h"
+#include "ir/graph.h"
 #include "ir/number_format.h"
 #include "ir/placement.h"
 #include "ir/pointer.h"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "generator/program_generator.h"
-#include "ir/builder.h"
+#include "ir/graph.h"
 #include "ir/placement.h"
 #include "ir/reader.h"
 #include "ir/writer.h"

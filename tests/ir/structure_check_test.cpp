@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "generator/program_generator.h"
-#include "ir/builder.h"
+#include "ir/graph.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
 #include "support/ir_builder.h"
