@@ -167,7 +167,7 @@ PassManager::PassManager(const std::vector<std::string>& manifests, bool default
     auto pipeline = host::buildPipeline(std::move(plugins));
     if (!pipeline) raise(pipeline.error());
     for (const std::string& setting : passOptions)
-        if (Status err = host::setPassOption(**pipeline, setting)) raise(*err);
+        if (Status err = host::setPassOption(**pipeline, setting, host::OptionOrigin::Kind::Api)) raise(*err);
     auto impl = std::make_shared<Impl>();
     impl->pipeline = std::move(*pipeline);
     impl_ = std::move(impl);

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 
+#include "abi_host/options.h"
 #include "abi_host/runner.h"
 #include "base/process_state.h"
 #include "checker/elf_symbols.h"
@@ -23,7 +24,6 @@
 #include "ir/utf8.h"
 #include "ir/writer.h"
 #include "loader/loader.h"
-#include "loader/pass_options.h"
 #include "pipeline/manifest.h"
 #include "pipeline/pipeline.h"
 

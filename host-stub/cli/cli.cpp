@@ -134,7 +134,7 @@ Expected<std::unique_ptr<host::Pipeline>> Cli::loadPipeline() const {
     auto pipeline = host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
     if (!pipeline) return pipeline;
     for (const std::string& setting : passOptions_)
-        if (Status err = host::setPassOption(**pipeline, setting)) return *err;
+        if (Status err = host::setPassOption(**pipeline, setting, host::OptionOrigin::Kind::CommandLine)) return *err;
     return pipeline;
 }
 

@@ -1,7 +1,7 @@
 #include "loader/loader.h"
 
+#include "abi_host/options.h"
 #include "base/process_state.h"
-#include "loader/pass_options.h"
 
 #include <dlfcn.h>
 

@@ -82,7 +82,7 @@ std::optional<Anchor> anchor(const json& placement, const std::string& at, const
     return a;
 }
 
-std::vector<ManifestOption> options(const json& pass, const std::string& at) {
+std::vector<ManifestOption> options(const json& pass, const std::string& at, const std::string& path) {
     static const json kNull;
     const json& v = member(pass, at, "options", json::value_t::object, false, kNull);
     std::vector<ManifestOption> out;
@@ -90,20 +90,26 @@ std::vector<ManifestOption> options(const json& pass, const std::string& at) {
     for (const auto& [name, value] : v.items()) {
         ManifestOption o;
         o.name = name;
+        o.origin = OptionOrigin{OptionOrigin::Kind::Manifest, path, at + "/options/" + name, ""};
+        OptionInput& in = o.value;
         if (value.is_boolean()) {
-            o.json = ManifestOption::Json::Bool;
-            o.text = value.get<bool>() ? "true" : "false";
+            in.kind = OptionInput::Kind::Bool;
+            in.b = value.get<bool>();
         } else if (value.is_number_integer()) {
-            o.json = ManifestOption::Json::Integer;
-            o.text = value.dump();
+            in.kind = OptionInput::Kind::Integer;
+            in.fitsInt64 = !value.is_number_unsigned() || value.get<uint64_t>() <= INT64_MAX;
+            in.i = in.fitsInt64 ? value.get<int64_t>() : 0;
+            in.d = value.get<double>();
         } else if (value.is_number_float()) {
-            o.json = ManifestOption::Json::Float;
-            o.text = value.dump();
+            in.kind = OptionInput::Kind::Float;
+            in.d = value.get<double>();
         } else if (value.is_string()) {
-            o.text = value.get<std::string>();
+            in.kind = OptionInput::Kind::String;
+            in.text = value.get<std::string>();
         } else {
             throw Bad{at + "/options/" + name, "an option value is a boolean, a number or a string"};
         }
+        if (in.kind != OptionInput::Kind::String) in.text = value.dump();  // for messages only
         out.push_back(std::move(o));
     }
     return out;
@@ -185,7 +191,7 @@ Expected<Manifest> parseManifest(std::string_view bytes, const std::string& path
                 p.produced = strings(passes[i], at, "produced", true);
                 p.invalidated = strings(passes[i], at, "invalidated", false);
             }
-            p.options = options(passes[i], at);
+            p.options = options(passes[i], at, path);
             m.passes.push_back(std::move(p));
         }
         if (full) m.verifiers = strings(doc, "", "verifiers", false);

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "abi_host/run_settings.h"
+#include "abi_host/options.h"
 #include "base/error.h"
 
 namespace ptoplug::host {
@@ -17,12 +17,12 @@ struct Anchor {
     int occurrence = 1;  ///< which instance of a stage that occurs more than once (1-based)
 };
 
-/// An option value a manifest sets, as JSON gave it: checked against the pass's declaration when the
-/// plugin is loaded.
+/// An option value a manifest sets, typed as JSON gave it, and where: checked against the pass's
+/// declaration when the plugin is loaded.
 struct ManifestOption {
     std::string name;
-    enum class Json { Bool, Integer, Float, String } json = Json::String;
-    std::string text;  ///< the value in pto_option_desc's text form
+    OptionInput value;
+    OptionOrigin origin;  ///< the manifest and the value's JSON Pointer
 };
 
 struct ManifestPass {

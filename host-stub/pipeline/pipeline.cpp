@@ -1,7 +1,7 @@
 #include "pipeline/pipeline.h"
 
+#include "abi_host/options.h"
 #include "io/digest.h"
-#include "loader/pass_options.h"
 
 #include <cstdio>
 #include <fstream>
@@ -28,17 +28,6 @@ bool sameSet(std::vector<std::string> a, std::vector<std::string> b) {
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     return a == b;
-}
-
-// May a manifest's JSON value stand for an option of `type`? (An integer may stand for a float.)
-bool jsonTypeFits(ManifestOption::Json json, pto_option_type type) {
-    switch (json) {
-        case ManifestOption::Json::Bool: return type == PTO_OPTION_BOOL;
-        case ManifestOption::Json::Integer: return type == PTO_OPTION_INT || type == PTO_OPTION_FLOAT;
-        case ManifestOption::Json::Float: return type == PTO_OPTION_FLOAT;
-        case ManifestOption::Json::String: return type == PTO_OPTION_STRING;
-    }
-    return false;
 }
 
 std::string stageName(const Stage& s) { return s.name + (s.occurrence > 1 ? " #" + std::to_string(s.occurrence) : ""); }
@@ -71,23 +60,8 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
         const pto_pass_desc* pd = (*loaded)->pass(p.name);
         if (!pd) continue;  // reported below, with both lists
         p.optionValues = defaultOptions(*pd);
-        for (const ManifestOption& o : p.options) {
-            const pto_option_desc* decl = findOption(*pd, o.name);
-            std::optional<std::string> why;
-            std::string fix = "fix the value in the manifest, or the option's name";
-            if (decl && !jsonTypeFits(o.json, decl->type)) {
-                why = "option '" + o.name + "' of pass " + pd->name + " is a " + optionTypeName(decl->type) +
-                      "; the manifest gives another JSON type";
-                fix = "write it as a JSON " + std::string(optionTypeName(decl->type));
-            } else {
-                why = setOption(*pd, p.optionValues, o.name, o.text);
-            }
-            if (why) {
-                Error e = fileError(manifestPath, *why, fix);
-                e.pointer = "/passes/" + std::to_string(i) + "/options/" + o.name;
-                return e;
-            }
-        }
+        for (const ManifestOption& o : p.options)
+            if (Status err = setOption(*pd, p.optionValues, o.name, o.value, o.origin)) return *err;
     }
     if (m.formatVersion >= 2) {
         // The descriptor is the one source of what the plugin is; the manifest only places its passes.
@@ -167,6 +141,9 @@ std::string describePipeline(const Pipeline& pipeline) {
         char line[512];
         std::snprintf(line, sizeof line, "%3zu  %-30s ", i, name.c_str());
         out += line + note + "\n";
+        for (const PassOption& o : s.options)
+            out += "       option " + o.name + "=" + o.value.text() + " (" + optionTypeName(o.value.type) + ", " +
+                   o.origin.describe() + ")\n";
     }
     return out;
 }
@@ -269,24 +246,21 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
     return pipeline;
 }
 
-Status setPassOption(Pipeline& pipeline, std::string_view setting) {
+Status setPassOption(Pipeline& pipeline, std::string_view setting, OptionOrigin::Kind from) {
+    const OptionOrigin origin{from, "", "", std::string(setting)};
     const size_t dot = setting.find('.');
     const size_t eq = setting.find('=');
-    const std::string hint = "write --pass-option PASS.KEY=VALUE, e.g. --pass-option RenameFunctions.pattern=chip_(.*)";
     if (dot == std::string_view::npos || eq == std::string_view::npos || dot == 0 || eq < dot + 2)
-        return fileError("--pass-option " + std::string(setting), "not of the form PASS.KEY=VALUE", hint);
+        return origin.error("not of the form PASS.KEY=VALUE");
     const std::string_view pass = setting.substr(0, dot);
     const std::string_view key = setting.substr(dot + 1, eq - dot - 1);
-    const std::string_view text = setting.substr(eq + 1);
-    for (Stage& s : pipeline.stages) {
-        if (!s.pass || s.name != pass) continue;
-        if (auto why = setOption(*s.pass, s.options, key, text))
-            return fileError("--pass-option " + std::string(setting), *why, hint);
-        return std::nullopt;
-    }
-    return fileError("--pass-option " + std::string(setting),
-                     "no plugin pass named '" + std::string(pass) + "' is in the pipeline",
-                     "`pto-host pipeline --plugin ...` lists the stages; plugin passes are marked [plugin]");
+    const OptionInput value{OptionInput::Kind::Text, std::string(setting.substr(eq + 1))};
+    for (Stage& s : pipeline.stages)
+        if (s.pass && s.name == pass) return setOption(*s.pass, s.options, key, value, origin);
+    return origin.error(
+        "no plugin pass named '" + std::string(pass) + "' is in the pipeline",
+        std::string(from == OptionOrigin::Kind::Api ? "PassManager::describe()" : "`pto-host pipeline --plugin ...`") +
+            " lists the stages; plugin passes are marked [plugin]");
 }
 
 }  // namespace ptoplug::host

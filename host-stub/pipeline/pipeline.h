@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "abi_host/run_settings.h"
+#include "abi_host/options.h"
 #include "base/error.h"
 #include "loader/loader.h"
 #include "pipeline/manifest.h"
@@ -36,7 +36,7 @@ struct Stage {
     std::vector<std::string> required, produced, invalidated;
     const Plugin* plugin = nullptr;  ///< null: a stage the stub host does not implement (skipped)
     const pto_pass_desc* pass = nullptr;
-    std::vector<PassOption> options;  ///< the pass's options: declared defaults, the manifest, --pass-option
+    std::vector<PassOption> options;  ///< the pass's options: declared defaults, the manifest, --pass-option or the API
 };
 
 struct Pipeline {
@@ -48,14 +48,15 @@ struct Pipeline {
     const Plugin* verifierPlugin(const std::string& property) const;
 };
 
-/// The resolved pipeline, one stage a line, plugin stages marked (what `pto-host pipeline` prints).
+/// The resolved pipeline, one stage a line, plugin stages marked, each plugin pass's options under it with
+/// their values and where each came from (what `pto-host pipeline` prints).
 std::string describePipeline(const Pipeline& pipeline);
 
 /// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
 Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
 
-/// Applies one `--pass-option` setting, "PASS.KEY=VALUE", to the pass's stage; the error names the
-/// setting and what it should be.
-Status setPassOption(Pipeline& pipeline, std::string_view setting);
+/// Applies one setting, "PASS.KEY=VALUE", to the pass's stage: `from` says who gave it (`--pass-option`,
+/// or the C++ API's PassManager), and the error names it, the setting and what it should be.
+Status setPassOption(Pipeline& pipeline, std::string_view setting, OptionOrigin::Kind from);
 
 }  // namespace ptoplug::host

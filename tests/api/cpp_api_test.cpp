@@ -83,6 +83,11 @@ TEST(CppApi, PassManagerSetsPassOptions) {
     } catch (const ptoplug::FileError& e) {
         EXPECT_NE(std::string(e.what()).find("pass RenameFunctions has no option 'patern'"), std::string::npos)
             << e.what();
+        // The error names the API call that gave the value, not pto-host's --pass-option.
+        EXPECT_NE(std::string(e.what()).find("ptoplug::PassManager pass option RenameFunctions.patern=x"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_EQ(std::string(e.what()).find("--pass-option"), std::string::npos) << e.what();
     }
 }
 

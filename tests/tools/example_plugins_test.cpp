@@ -109,6 +109,11 @@ TEST(ExamplePlugins, ManifestOptionValuesAreTypedAndOverriddenByTheCommandLine) 
                     data("input.json"), "-o", out});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(test::readBytes(out).find("\"dev_orch\""), std::string::npos);
+    // `pipeline` shows each option's value and where it came from.
+    r = runProcess({kHost, "--plugin", good, "--pass-option", "RenameFunctions.replacement=dev_$1", "pipeline"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("option pattern=chip_(.*) (string, manifest " + good + ")\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("option replacement=dev_$1 (string, --pass-option)\n"), std::string::npos) << r.out;
 }
 
 TEST(ExamplePlugins, RenameOntoAnExistingNameIsAUserErrorAndWritesNothing) {
