@@ -3,7 +3,6 @@
 // nothing.
 #include <ptoplug/sdk.hpp>
 
-#include <iterator>
 #include <string>
 
 namespace {
@@ -23,33 +22,14 @@ void listDistFunctions(const Host& h) {
     }
 }
 
-pto_status run(const pto_host_api* api, pto_run_context* ctx) {
-    return ptoplug::plugin::runGuarded(api, ctx, "ListDistFunctions", listDistFunctions);
-}
-
-const char* const kRequired[] = {"SSAForm"};
-const pto_pass_desc kPass = {.struct_size = sizeof(pto_pass_desc),
-                             .name = "ListDistFunctions",
-                             .description = "notes the functions that take DistributedTensors",
-                             .required_properties = kRequired,
-                             .required_count = std::size(kRequired),
-                             .produced_properties = nullptr,
-                             .produced_count = 0,
-                             .invalidated_properties = nullptr,
-                             .invalidated_count = 0,
-                             .run = run};
-const pto_pass_desc* const kPasses[] = {&kPass};
-const pto_plugin_desc kPlugin = {.struct_size = sizeof(pto_plugin_desc),
-                                 .abi_major = PTO_ABI_MAJOR,
-                                 .abi_minor_min = 0,
-                                 .abi_minor_max = PTO_ABI_MINOR,
-                                 .name = "list-dist-functions",
-                                 .version = "1.0.0",
-                                 .passes = kPasses,
-                                 .pass_count = std::size(kPasses),
-                                 .verifiers = nullptr,
-                                 .verifier_count = 0};
+constexpr char kPass[] = "ListDistFunctions";
+constexpr const char* kRequired[] = {"SSAForm"};
+constexpr ptoplug::plugin::Plugin kPlugin({.name = "list-dist-functions", .version = "1.0.0", .abiMinorMin = 0},
+                                          {{.name = kPass,
+                                            .description = "notes the functions that take DistributedTensors",
+                                            .run = ptoplug::plugin::guardedRun<kPass, listDistFunctions>,
+                                            .required = kRequired}});
 
 }  // namespace
 
-extern "C" PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t, uint32_t) { return &kPlugin; }
+PTOPLUG_PLUGIN_ENTRY(kPlugin)

@@ -2,7 +2,6 @@
 // has no effect: value is built only of variables, constants, arithmetic and tuples (no Call or Submit,
 // no node type this ABI version does not name). Removing one can make another dead, so it repeats until
 // nothing changes; uses are counted everywhere a variable can occur (types and attrs included).
-#include <iterator>
 #include <unordered_map>
 #include <vector>
 
@@ -14,7 +13,7 @@ using ptoplug::plugin::Host;
 using ptoplug::plugin::NodeEq;
 using ptoplug::plugin::NodeHash;
 
-constexpr const char* kPass = "RemoveDeadAssignments";
+constexpr char kPass[] = "RemoveDeadAssignments";
 
 struct Assignment {
     pto_node stmt, var, value;
@@ -100,39 +99,12 @@ void removeDeadAssignments(const Host& h) {
     }
 }
 
-pto_status run(const pto_host_api* api, pto_run_context* ctx) {
-    return ptoplug::plugin::runGuarded(api, ctx, kPass, removeDeadAssignments);
-}
-
-const pto_pass_desc kPassDesc = {
-    .struct_size = sizeof(pto_pass_desc),
-    .name = kPass,
-    .description = "Removes assignments to unused variables whose value has no effect",
-    .required_properties = nullptr,
-    .required_count = 0,
-    .produced_properties = nullptr,
-    .produced_count = 0,
-    .invalidated_properties = nullptr,
-    .invalidated_count = 0,
-    .run = run,
-    .options = nullptr,
-    .option_count = 0,
-};
-const pto_pass_desc* const kPasses[] = {&kPassDesc};
-
-const pto_plugin_desc kPlugin = {
-    .struct_size = sizeof(pto_plugin_desc),
-    .abi_major = PTO_ABI_MAJOR,
-    .abi_minor_min = 1,  // remove_stmt
-    .abi_minor_max = PTO_ABI_MINOR,
-    .name = "remove-dead-assignments",
-    .version = "1.0.0",
-    .passes = kPasses,
-    .pass_count = std::size(kPasses),
-    .verifiers = nullptr,
-    .verifier_count = 0,
-};
+constexpr ptoplug::plugin::Plugin kPlugin(
+    {.name = "remove-dead-assignments", .version = "1.0.0"},  // 1.1: remove_stmt
+    {{.name = kPass,
+      .description = "Removes assignments to unused variables whose value has no effect",
+      .run = ptoplug::plugin::guardedRun<kPass, removeDeadAssignments>}});
 
 }  // namespace
 
-extern "C" PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t, uint32_t) { return &kPlugin; }
+PTOPLUG_PLUGIN_ENTRY(kPlugin)

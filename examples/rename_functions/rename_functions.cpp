@@ -2,7 +2,6 @@
 // regular expression) to `replacement` (with $1, $2 ... for its groups). The host's function_rename
 // keeps the program sorted and re-points every call, so the pass only decides names. A rename onto an
 // existing name, or two functions onto one, is a user error and nothing is renamed.
-#include <iterator>
 #include <map>
 #include <regex>
 #include <string>
@@ -16,7 +15,7 @@ using ptoplug::plugin::PassError;
 using ptoplug::plugin::ps;
 using ptoplug::plugin::sv;
 
-constexpr const char* kPass = "RenameFunctions";
+constexpr char kPass[] = "RenameFunctions";
 
 std::string stringOption(const Host& h, const char* name) {
     pto_value v{};
@@ -68,45 +67,19 @@ void renameFunctions(const Host& h) {
     for (const auto& [to, fn] : staged) Host::check("function_rename", h.api()->function_rename(h.ctx(), fn, ps(to)));
 }
 
-pto_status run(const pto_host_api* api, pto_run_context* ctx) {
-    return ptoplug::plugin::runGuarded(api, ctx, kPass, renameFunctions);
-}
+constexpr pto_option_desc kPattern = ptoplug::plugin::option(
+    "pattern", PTO_OPTION_STRING, "", "functions whose whole name matches this regular expression are renamed");
+constexpr pto_option_desc kReplacement = ptoplug::plugin::option(
+    "replacement", PTO_OPTION_STRING, "", "the new name; $1, $2 ... stand for the pattern's groups");
+constexpr const pto_option_desc* kOptions[] = {&kPattern, &kReplacement};
 
-const pto_option_desc kPattern = {sizeof(pto_option_desc), "pattern", PTO_OPTION_STRING, "",
-                                  "functions whose whole name matches this regular expression are renamed"};
-const pto_option_desc kReplacement = {sizeof(pto_option_desc), "replacement", PTO_OPTION_STRING, "",
-                                      "the new name; $1, $2 ... stand for the pattern's groups"};
-const pto_option_desc* const kOptions[] = {&kPattern, &kReplacement};
-
-const pto_pass_desc kPassDesc = {
-    .struct_size = sizeof(pto_pass_desc),
-    .name = kPass,
-    .description = "Renames functions matching a pattern; every call site follows",
-    .required_properties = nullptr,
-    .required_count = 0,
-    .produced_properties = nullptr,
-    .produced_count = 0,
-    .invalidated_properties = nullptr,
-    .invalidated_count = 0,
-    .run = run,
-    .options = kOptions,
-    .option_count = std::size(kOptions),
-};
-const pto_pass_desc* const kPasses[] = {&kPassDesc};
-
-const pto_plugin_desc kPlugin = {
-    .struct_size = sizeof(pto_plugin_desc),
-    .abi_major = PTO_ABI_MAJOR,
-    .abi_minor_min = 1,  // function_rename, pass_option
-    .abi_minor_max = PTO_ABI_MINOR,
-    .name = "rename-functions",
-    .version = "1.0.0",
-    .passes = kPasses,
-    .pass_count = std::size(kPasses),
-    .verifiers = nullptr,
-    .verifier_count = 0,
-};
+constexpr ptoplug::plugin::Plugin kPlugin(
+    {.name = "rename-functions", .version = "1.0.0"},  // 1.1: function_rename, pass_option
+    {{.name = kPass,
+      .description = "Renames functions matching a pattern; every call site follows",
+      .run = ptoplug::plugin::guardedRun<kPass, renameFunctions>,
+      .options = kOptions}});
 
 }  // namespace
 
-extern "C" PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t, uint32_t) { return &kPlugin; }
+PTOPLUG_PLUGIN_ENTRY(kPlugin)

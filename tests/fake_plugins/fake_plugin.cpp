@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ptoplug/abi.h"
+#include <ptoplug/sdk.hpp>
 
 namespace {
 
@@ -22,31 +22,12 @@ pto_status run(const pto_host_api*, pto_run_context*) {
 #endif
 }
 
-const char* const kRequired[] = {"SSAForm"};
-const pto_pass_desc kPass = {.struct_size = sizeof(pto_pass_desc),
-                             .name = "FakePass",
-                             .description = "a deliberately broken pass",
-                             .required_properties = kRequired,
-                             .required_count = 1,
-                             .produced_properties = nullptr,
-                             .produced_count = 0,
-                             .invalidated_properties = nullptr,
-                             .invalidated_count = 0,
-                             .run = run,
-                             .options = nullptr,
-                             .option_count = 0};
-const pto_pass_desc* const kPasses[] = {&kPass};
-const pto_plugin_desc kPlugin = {.struct_size = sizeof(pto_plugin_desc),
-                                 .abi_major = PTO_ABI_MAJOR,
-                                 .abi_minor_min = 0,
-                                 .abi_minor_max = PTO_ABI_MINOR,
-                                 .name = "fake",
-                                 .version = "0.0.1",
-                                 .passes = kPasses,
-                                 .pass_count = 1,
-                                 .verifiers = nullptr,
-                                 .verifier_count = 0};
+constexpr const char* kRequired[] = {"SSAForm"};
+// The run function is the fault itself: not guarded, so that what it throws escapes.
+constexpr ptoplug::plugin::Plugin kPlugin(
+    {.name = "fake", .version = "0.0.1", .abiMinorMin = 0},
+    {{.name = "FakePass", .description = "a deliberately broken pass", .run = run, .required = kRequired}});
 
 }  // namespace
 
-extern "C" PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t, uint32_t) { return &kPlugin; }
+PTOPLUG_PLUGIN_ENTRY(kPlugin)

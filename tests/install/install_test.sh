@@ -47,5 +47,6 @@ if command -v pkg-config >/dev/null; then
   cflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags ptoplug)
   include=${cflags#-I}
   test -f "${include%% *}/ptoplug/abi.h"
+  test -f "${include%% *}/ptoplug/sdk.hpp"
 fi
 echo "install: ok"
