@@ -158,8 +158,8 @@ Outcome checkThreads(const Runnable& r, const std::vector<std::string>& corpus) 
     return {true, ""};
 }
 
-// The corpus shipped beside the executable: <bin>/../share/ptoplug/corpus/*.msgpack (pypto's own
-// inputs of its unit tests of MaterializeDistTensorCtx).
+// The corpus shipped beside the executable: <bin>/../share/ptoplug/corpus/*.msgpack (host-stub/checker/corpus:
+// pypto's own inputs of its unit tests of MaterializeDistTensorCtx).
 std::vector<std::string> defaultCorpus() {
     std::vector<std::string> files;
     std::error_code ec;
