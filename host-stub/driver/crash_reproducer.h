@@ -1,5 +1,7 @@
-// Crash reproducers, in the manner of MLIR's: when plugin code crashes or hangs on a file, everything
-// needed to replay that one run is saved in a folder, with the one command line that replays it.
+// Crash reproducers, in the manner of MLIR's: when plugin code crashes or hangs on a file, its input, the
+// resolved pipeline, copies of the manifests and what happened are saved in a folder, with a replay.sh.
+// The replay is not yet exactly the run: it loads the plugins through the original manifests (not the
+// saved copies) and gives neither the run's pass options nor its --verify properties nor its output format.
 #pragma once
 
 #include <optional>
