@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test through CTest.
-#   scripts/test.sh              -> build/       the product build, every test
+#   scripts/test.sh              -> build/       a plain Release build (as users build), every test
 #   scripts/test.sh --sanitize   -> build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, every test
 #   scripts/test.sh --tsan       -> build-tsan/  ThreadSanitizer, the multi-threaded plugin, placement and output tests
-#   scripts/test.sh --release    -> build-release/ a plain Release build (as users build), every test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -19,12 +18,8 @@ case "${1:-}" in
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTOPLUG_TSAN=ON -DPTOPLUG_BENCHMARKS=OFF -DPTOPLUG_WERROR=ON >/dev/null
     cmake --build build-tsan -j "$jobs" --target plugin_tests ptoplug_mdtc ir_tests
     TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R 'PluginThreads|Placement|Sink|TwoPart|StructureCheck|ALargeInput' ;;
-  --release)
-    cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DPTOPLUG_BENCHMARKS=OFF -DPTOPLUG_WERROR=ON >/dev/null
-    cmake --build build-release -j "$jobs"
-    ctest --test-dir build-release --output-on-failure -j "$jobs" ;;
   *)
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTOPLUG_WERROR=ON >/dev/null
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPTOPLUG_WERROR=ON >/dev/null
     cmake --build build -j "$jobs"
     ctest --test-dir build --output-on-failure -j "$jobs" ;;
 esac
