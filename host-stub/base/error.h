@@ -18,7 +18,8 @@ struct Error {
     std::string message;  ///< what is wrong
     std::string hint;     ///< what to do about it
 
-    /// "file:line:col: error: message (at /pointer, byte N)\n  hint: ..."
+    /// "file:line:col: error: message (at /pointer, byte N)\n  hint: ...", every part of it printable
+    /// (base/printable.h): one line and a hint line, whatever bytes the parts hold.
     std::string format() const;
 };
 

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/printable.h"
+
 namespace ptoplug::host {
 namespace {
 
@@ -46,10 +48,11 @@ std::string formatDiagnostic(const Diagnostic& d, const std::string& input, Diag
                         located ? orNull(d.column) : json(), located ? end : json(), severityName(d.severity),
                         orNull(d.rule), d.message, orNull(d.pass), orNull(d.plugin), input, json(), json());
     }
-    std::string where = located ? d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) : input;
-    std::string text = where + ": " + severityName(d.severity) + ": " + d.message;
-    if (!d.rule.empty()) text += " [" + d.rule + "]";
-    if (where != input) text += " (in " + input + ")";
+    std::string where =
+        located ? printable(d.file) + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) : printable(input);
+    std::string text = where + ": " + severityName(d.severity) + ": " + printable(d.message);
+    if (!d.rule.empty()) text += " [" + printable(d.rule) + "]";
+    if (located) text += " (in " + printable(input) + ")";
     return text + "\n";
 }
 
@@ -60,7 +63,7 @@ std::string formatError(const Error& error, DiagnosticsFormat format) {
 }
 
 std::string formatNote(const std::string& rule, const std::string& message, DiagnosticsFormat format) {
-    if (format == DiagnosticsFormat::Text) return "pto-host: note: " + message + "\n";
+    if (format == DiagnosticsFormat::Text) return "pto-host: note: " + printable(message) + "\n";
     return jsonLine(json(), json(), json(), json(), "note", rule, message, json(), json(), json(), json(), json());
 }
 
@@ -69,7 +72,7 @@ void writeDiagnostics(const std::string& lines, DiagnosticsFormat format) {
         gSarifLines += lines;
         return;
     }
-    std::fputs(lines.c_str(), stderr);
+    std::fwrite(lines.data(), 1, lines.size(), stderr);  // by length: nothing in the text may end it early
 }
 
 void finishDiagnostics(DiagnosticsFormat format) {
@@ -119,7 +122,8 @@ void finishDiagnostics(DiagnosticsFormat format) {
                                            {"informationUri", "docs/diagnostics.md"},
                                            {"rules", ruleList}}}}},
                                        {"results", results}}})}};
-    std::fputs((log.dump(2, ' ', false, json::error_handler_t::replace) + "\n").c_str(), stderr);
+    const std::string text = log.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stderr);
     gSarifLines.clear();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/printable.h"
 #include "driver/output_writer.h"
 #include "io/output_file.h"
 #include "ir/printer.h"
@@ -63,7 +64,7 @@ void PhaseTimer::lap(FileReport& report, const std::string& what) {
     struct rusage usage {};
     ::getrusage(RUSAGE_SELF, &usage);
     char line[256];
-    std::snprintf(line, sizeof line, "time: %-55s %9.4f s   peak %7.1f MiB\n", what.c_str(),
+    std::snprintf(line, sizeof line, "time: %-55s %9.4f s   peak %7.1f MiB\n", printable(what).c_str(),
                   std::chrono::duration<double>(now - last_).count(), static_cast<double>(usage.ru_maxrss) / 1024);
     report.messages += line;
     for (const StepTimes::Step& step : steps_.steps()) {

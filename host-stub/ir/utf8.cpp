@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "base/utf8.h"
 #include "ir/word_scan.h"
 
 namespace ptoplug::ir {
@@ -17,35 +18,14 @@ bool isValidUtf8(std::string_view s) {
             p += 8;
             continue;
         }
-        unsigned char c = *p;
-        if (c < 0x80) {
+        if (*p < 0x80) {
             ++p;
             continue;
         }
-        size_t n = 0;
         uint32_t cp = 0;
-        uint32_t min = 0;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-            min = 0x80;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-            min = 0x800;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-            min = 0x10000;
-        } else
-            return false;
-        if (static_cast<size_t>(end - p) <= n) return false;
-        for (size_t i = 1; i <= n; ++i) {
-            if ((p[i] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (p[i] & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        p += n + 1;
+        const size_t n = decodeUtf8(p, end, cp);
+        if (n == 0) return false;
+        p += n;
     }
     return true;
 }

@@ -1,0 +1,86 @@
+/*
+ * Plugins that misbehave with the program or with text rather than with the process, for the host's tests,
+ * written from the public header alone, one fault per FAKE_* macro (each a pass "FakePass" of plugin "fake"):
+ *   FAKE_FORGES_MESSAGE     a pass that fails with an error whose message holds a NUL, a newline, a terminal
+ *                           escape and invalid UTF-8, then a line that looks like a batch summary
+ *   FAKE_VERIFIER_WRITES    a harmless pass whose property verifier writes into the program through the
+ *                           pointer of a name the host lent it (a cast away from const), and succeeds
+ *   FAKE_DUPLICATES_NAME    a pass that sets the second function's name to the first's, and succeeds
+ */
+#include <string.h>
+
+#include "ptoplug/abi.h"
+
+#if defined(FAKE_FORGES_MESSAGE)
+static const char kForged[] =
+    "hidden after a NUL:\0 still here\n\x1b[2J\xff pto-host batch: 20 files, 20 ok, 0 failed\nthe end";
+#endif
+
+static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
+#if defined(FAKE_FORGES_MESSAGE)
+    pto_diagnostic d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.severity = PTO_SEVERITY_ERROR;
+    d.rule.data = "fake/forged";
+    d.rule.size = strlen(d.rule.data);
+    d.message.data = kForged;
+    d.message.size = sizeof kForged - 1;
+    host->emit_diagnostic(ctx, &d);
+    return PTO_ERR_USER;
+#elif defined(FAKE_DUPLICATES_NAME)
+    pto_node first, second;
+    pto_value name;
+    if (host->program_function_at(ctx, 0, &first) != PTO_OK || host->program_function_at(ctx, 1, &second) != PTO_OK ||
+        host->node_field(ctx, first, PTO_FIELD_NAME, &name) != PTO_OK)
+        return PTO_ERR_INTERNAL;
+    return host->node_set_field(ctx, second, PTO_FIELD_NAME, name);
+#else
+    (void)host, (void)ctx;
+    return PTO_OK;
+#endif
+}
+
+#if defined(FAKE_VERIFIER_WRITES)
+static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node fn;
+    pto_string name;
+    if (host->program_function_at(ctx, 0, &fn) != PTO_OK || host->node_name(ctx, fn, &name) != PTO_OK || name.size == 0)
+        return PTO_ERR_INTERNAL;
+    ((char*)name.data)[0] = '!';
+    return PTO_OK;
+}
+static const pto_verifier_desc verifier = {.struct_size = sizeof(pto_verifier_desc),
+                                           .property = "FakeProperty",
+                                           .description = "writes what it may only read",
+                                           .run = verify};
+static const pto_verifier_desc* const verifiers[] = {&verifier};
+static const char* const produced[] = {"FakeProperty"};
+#define FAKE_PRODUCED .produced_properties = produced, .produced_count = 1,
+#define FAKE_VERIFIERS .verifiers = verifiers, .verifier_count = 1,
+#else
+#define FAKE_PRODUCED
+#define FAKE_VERIFIERS
+#endif
+
+static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
+                                   .name = "FakePass",
+                                   .description = "a deliberately broken pass",
+                                   FAKE_PRODUCED.run = run};
+static const pto_pass_desc* const passes[] = {&pass};
+
+static const pto_plugin_desc plugin = {.struct_size = sizeof(pto_plugin_desc),
+                                       .abi_major = PTO_ABI_MAJOR,
+                                       .abi_minor_min = 0,
+                                       .abi_minor_max = PTO_ABI_MINOR,
+                                       .name = "fake",
+                                       .version = "0.0.1",
+                                       .passes = passes,
+                                       .pass_count = 1,
+                                       FAKE_VERIFIERS};
+
+PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t major, uint32_t minor) {
+    (void)major;
+    (void)minor;
+    return &plugin;
+}
