@@ -44,6 +44,7 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
     cli.addVerifyFlag(batch);
     cli.addIsolationOptions(batch);
     return {batch, [&cli, args] {
+                cli.file.hashInput = !cli.isolation.reportPath.empty();
                 auto pipeline = cli.loadPipeline();
                 if (!pipeline) return cli.fail(pipeline.error(), host::kExitPlugin);
                 if (!cli.propertiesAreVerified(**pipeline)) return int{host::kExitUsage};

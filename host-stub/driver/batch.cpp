@@ -67,7 +67,7 @@ bool runsPluginCode(Phase phase) { return phase == Phase::Pass || phase == Phase
 
 // One line of a --report file: what happened to one input (batch.h).
 std::string reportLine(const BatchItem& item, const char* status, int exitCode, const FileReport* counts,
-                       double seconds, bool outputWritten) {
+                       double seconds, bool outputWritten, const std::string& inputSha256) {
     auto orNull = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
     nlohmann::json line = {
         {"input", item.input},
@@ -79,7 +79,7 @@ std::string reportLine(const BatchItem& item, const char* status, int exitCode, 
           {"warnings", counts ? counts->warnings : 0},
           {"notes", counts ? counts->notes : 0}}},
         {"seconds", seconds},
-        {"input_sha256", orNull(item.input == "-" ? std::string() : io::sha256OfFile(item.input))},
+        {"input_sha256", orNull(inputSha256)},  // of the bytes processed, not of the file after the run
         {"output_sha256", orNull(outputWritten ? io::sha256OfFile(item.output) : std::string())},
     };
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -121,6 +121,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
         const BatchItem& item = items[index];
         progress.item.store(index);
         progress.itemStartNs.store(nowNs());
+        progress.noteInputSha256("");
         std::set_new_handler(onOutOfMemory);
         FileReport report;
         try {
@@ -150,7 +151,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
         if (!isolation.reportPath.empty()) {
             bool ok = report.exitCode == kExitOk;
             line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
-                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-");
+                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-", report.inputSha256);
         }
         uint32_t header[4] = {index, static_cast<uint32_t>(report.exitCode),
                               static_cast<uint32_t>(report.messages.size()), static_cast<uint32_t>(line.size())};
@@ -243,7 +244,7 @@ public:
             finish(kExitBadInput,
                    formatError(fileError(items_[i].input, items_[i].problem + "; skipped", "fix or remove this entry"),
                                options_.diagnostics),
-                   reportOf(items_[i], "skipped", kExitBadInput, nullptr, 0));
+                   reportOf(items_[i], "skipped", kExitBadInput, nullptr, 0, ""));
         }
         const size_t jobs = std::min<size_t>(static_cast<size_t>(std::max(1, isolation_.jobs)), pending_.size());
         board_ = std::make_unique<ProgressBoard>(jobs);
@@ -438,7 +439,7 @@ private:
         }
         finish(code, formatError(error, options_.diagnostics),
                reportOf(item, timedOut ? "timed-out" : "crashed", code, nullptr,
-                        secondsSince(progress.itemStartNs.load())));
+                        secondsSince(progress.itemStartNs.load()), progress.inputSha256));
         if (pending_.empty()) {
             w.child.reset();
             return true;
@@ -479,9 +480,10 @@ private:
         if (progressLine_) std::fprintf(stderr, "[%zu/%zu] %zu failed", done_, items_.size(), failed_);
     }
 
-    std::string reportOf(const BatchItem& item, const char* status, int code, const FileReport* counts,
-                         double seconds) const {
-        return isolation_.reportPath.empty() ? std::string() : reportLine(item, status, code, counts, seconds, false);
+    std::string reportOf(const BatchItem& item, const char* status, int code, const FileReport* counts, double seconds,
+                         const std::string& inputSha256) const {
+        return isolation_.reportPath.empty() ? std::string()
+                                             : reportLine(item, status, code, counts, seconds, false, inputSha256);
     }
 
     void summary() const {

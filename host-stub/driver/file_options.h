@@ -27,6 +27,7 @@ struct FileOptions {
     bool printAfterFailure = false;             ///< the program as a failing pass left it
     std::string dumpDir;                        ///< "": none; else NN_after_<Pass>.py per pass (pypto's naming)
     bool timePasses = false;
+    bool hashInput = false;  ///< hash the input's bytes as they are read (FileReport::inputSha256; --report)
     DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;
 };
 

@@ -26,6 +26,7 @@ struct FileReport {
     int errors = 0;                       ///< diagnostics by severity (internal errors count as errors)
     int warnings = 0;
     int notes = 0;
+    std::string inputSha256;  ///< of the input's bytes as they were read, with FileOptions::hashInput; else ""
 };
 
 }  // namespace ptoplug::host

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "ir/reader.h"
 #include "ir/writer.h"
 
 namespace ptoplug::host {
@@ -68,10 +69,17 @@ public:
             } else if (fs::is_regular_file(st)) {
                 found(entry, rel);
             } else {
-                problem(entry, rel, "not a regular file (a FIFO, socket or device)");
+                unusable(entry, rel);
             }
         }
         if (id) inside_.erase(*id);
+    }
+
+    // Neither a file nor a folder (a FIFO, socket or device): reported, never opened.
+    void unusable(const fs::path& input, const fs::path& relative) {
+        struct stat st {};
+        const unsigned mode = ::stat(input.c_str(), &st) == 0 ? st.st_mode : 0;
+        problem(input, relative, std::string(ir::fileTypeName(mode)) + ", not a regular file");
     }
 
 private:
@@ -141,10 +149,14 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
                         lister.folder(match, match.lexically_relative(base));
                     else if (fs::is_regular_file(match, ec))
                         lister.found(match, match.lexically_relative(base));
+                    else if (fs::exists(match, ec))
+                        lister.unusable(match, match.lexically_relative(base));
                 }
             globfree(&g);
         } else if (fs::is_regular_file(arg, ec)) {
             lister.file(arg, fs::path(arg).filename());
+        } else if (fs::exists(arg, ec)) {
+            lister.unusable(arg, fs::path(arg).filename());
         } else {
             return fileError(arg, "no such input file or directory", "check the path");
         }

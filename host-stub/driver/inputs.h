@@ -31,9 +31,9 @@ struct InputFilter {
 /// Files, folders (recursively, following linked folders once; outputs keep the relative path) and
 /// globs (outputs keep the path below the glob's base), mapped into `outDir`. Paths are computed from
 /// the inputs as given, never from a link's target. With an `outputFormat`, an output named .json or
-/// .msgpack takes that format's extension. An unusable entry inside a tree (a loop, an unreadable
-/// folder, a dangling link, a FIFO) becomes an item with a `problem`. Errors: a missing top-level
-/// input, no input at all, two inputs with one output.
+/// .msgpack takes that format's extension. An unusable entry (a loop, an unreadable folder, a dangling
+/// link, a FIFO, socket or device, named or found) becomes an item with a `problem`, never opened. Errors:
+/// a missing top-level input, no input at all, two inputs with one output.
 Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string>& inputs, const std::string& outDir,
                                                    const InputFilter& filter = {},
                                                    ir::Format outputFormat = ir::Format::Auto);

@@ -9,6 +9,7 @@
 
 #include "base/printable.h"
 #include "driver/output_writer.h"
+#include "io/digest.h"
 #include "io/output_file.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
@@ -203,11 +204,17 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
                        const FileOptions& options, WorkerProgress* progress) {
     PhaseTimer timer(options.timePasses);
     if (progress) progress->enter(Phase::Read);
-    auto doc = ir::readFile(input, ir::Format::Auto, timer.steps());
+    std::string inputSha256;  // of the bytes read, not of the file as it is after the run
+    auto doc = ir::readFile(input, ir::Format::Auto, timer.steps(), [&](std::string_view bytes) {
+        if (!options.hashInput) return;
+        inputSha256 = io::sha256Of(bytes);
+        if (progress) progress->noteInputSha256(inputSha256);
+    });
     if (!doc) {
         FileReport report;
         report.exitCode = kExitBadInput;
         report.messages = formatError(doc.error(), options.diagnostics);
+        report.inputSha256 = inputSha256;
         return report;
     }
     const std::string name = input == "-" ? "<stdin>" : input;
@@ -216,6 +223,7 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
     OutputWriter writer(**doc, output, options);
     FileReport report = runPipeline(**doc, name, pipeline, options, progress, &timer, &writer);
     report.messages.insert(0, read.messages);
+    report.inputSha256 = inputSha256;
     if (report.exitCode != kExitOk || !options.runPasses) return report;  // the writer withdraws its output
     if (progress) progress->enter(Phase::Write);
     FileReport written = writer.finish(true, timer.steps());

@@ -3,9 +3,12 @@
 // plugin was running, without any help from the dead process.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 
 namespace ptoplug::host {
 
@@ -29,6 +32,14 @@ struct WorkerProgress {
     std::atomic<uint32_t> outOfMemory{0};    ///< an allocation failed in this worker
     std::atomic<uint32_t> writerCrashed{0};  ///< a fatal signal hit the output writer's thread (fatal_signals.h)
     std::atomic<uint32_t> channelLost{0};    ///< the worker could not send its report: plugin code closed its pipe
+    /// The SHA-256 (hex) of the input's bytes as read, for the report of a file whose worker dies; read by
+    /// the parent only once the worker is gone.
+    char inputSha256[65] = {};
+
+    void noteInputSha256(const std::string& hex) {
+        std::memset(inputSha256, 0, sizeof inputSha256);
+        std::memcpy(inputSha256, hex.data(), std::min(hex.size(), sizeof inputSha256 - 1));
+    }
 
     void enter(Phase p, int32_t stageIndex = -1, int32_t propertyIndex = -1) {
         stage.store(stageIndex, std::memory_order_relaxed);

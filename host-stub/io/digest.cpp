@@ -1,32 +1,63 @@
 #include "io/digest.h"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <memory>
 
 namespace ptoplug::io {
+namespace {
+
+class Sha256 {
+public:
+    Sha256() { EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr); }
+    void add(const void* data, size_t size) { EVP_DigestUpdate(ctx_.get(), data, size); }
+    std::string hex() {
+        unsigned char digest[EVP_MAX_MD_SIZE];
+        unsigned int length = 0;
+        EVP_DigestFinal_ex(ctx_.get(), digest, &length);
+        static const char* kHex = "0123456789abcdef";
+        std::string out;
+        for (unsigned int i = 0; i < length; ++i) {
+            out += kHex[digest[i] >> 4];
+            out += kHex[digest[i] & 15];
+        }
+        return out;
+    }
+
+private:
+    struct Free {
+        void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+    };
+    std::unique_ptr<EVP_MD_CTX, Free> ctx_{EVP_MD_CTX_new()};
+};
+
+}  // namespace
+
+std::string sha256Of(std::string_view bytes) {
+    Sha256 sha;
+    sha.add(bytes.data(), bytes.size());
+    return sha.hex();
+}
 
 std::string sha256OfFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return {};
+    Sha256 sha;
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);  // not replaced since it was looked at
     char buffer[1 << 16];
-    while (in) {
-        in.read(buffer, sizeof buffer);
-        EVP_DigestUpdate(ctx, buffer, static_cast<size_t>(in.gcount()));
+    for (ssize_t n = 0; ok && (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        ok = n > 0;
+        if (ok) sha.add(buffer, static_cast<size_t>(n));
     }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_DigestFinal_ex(ctx, digest, &length);
-    EVP_MD_CTX_free(ctx);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
+    ::close(fd);
+    return ok ? sha.hex() : std::string();
 }
 
 }  // namespace ptoplug::io

@@ -66,6 +66,25 @@ Error notAProgram(std::string_view bytes) {
 
 }  // namespace
 
+const char* fileTypeName(unsigned mode) {
+    switch (mode & S_IFMT) {
+        case S_IFREG: return "a regular file";
+        case S_IFDIR: return "a folder";
+        case S_IFIFO: return "a FIFO (named pipe)";
+        case S_IFSOCK: return "a socket";
+        case S_IFCHR: return "a character device";
+        case S_IFBLK: return "a block device";
+        case S_IFLNK: return "a symbolic link";
+        default: return "not a file";
+    }
+}
+
+Error notARegularFile(const std::string& path, unsigned mode) {
+    return fileError(path, std::string(fileTypeName(mode)) + ", not a regular file",
+                     "pass a pypto IR file (a FIFO or device is not read: it could block or act on being read; "
+                     "pipe a program to '-' instead)");
+}
+
 Expected<Format> detectFormat(std::string_view bytes) {
     if (bytes.empty()) return fileError("", "empty file", "an IR file holds one serialized pypto Program");
     if (isMsgPackMapMarker(static_cast<unsigned char>(bytes[0]))) return Format::MsgPack;
@@ -152,19 +171,27 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
     return readBytes(bytes, format, name, untracked);
 }
 
-Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format, StepTimes* steps) {
+Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format, StepTimes* steps,
+                                             const std::function<void(std::string_view)>& beforeReading) {
     if (path == "-") {
         std::string text(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>{});
+        if (beforeReading) beforeReading(text);
         return readDocument(text, format, "<stdin>");
     }
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Looked at before it is opened, and opened without blocking: opening a FIFO for reading would wait for
+    // a writer, and a device may act on being opened.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return fileError(path, std::string("cannot open: ") + std::strerror(errno),
+                         "check the path and its permissions");
+    if (!S_ISREG(st.st_mode)) return notARegularFile(path, st.st_mode);
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return fileError(path, std::string("cannot open: ") + std::strerror(errno),
                          "check the path and its permissions");
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // replaced since it was looked at
         ::close(fd);
-        return fileError(path, "not a regular file", "pass a file, not a directory or device");
+        return notARegularFile(path, st.st_mode);
     }
     auto size = static_cast<size_t>(st.st_size);
     if (size == 0) {
@@ -178,6 +205,7 @@ Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format for
     if (mapped == MAP_FAILED) return fileError(path, std::string("cannot map: ") + std::strerror(errno), "");
     const char* base = static_cast<const char*>(mapped);
     ConsumedInput consumed(base, size);
+    if (beforeReading) beforeReading(std::string_view(base, size));
     auto doc = readBytes(std::string_view(base, size), format, path, consumed, steps);
     ::munmap(mapped, size);
     return doc;

@@ -1,6 +1,7 @@
 // Reading pypto IR from MessagePack or JSON (docs/ir_format.md §11.1-11.3).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,8 +21,16 @@ Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format 
 
 /// Reads the file at `path` ("-" reads standard input). The file is mapped, never modified, and its
 /// pages are released as they are consumed. `steps`, if given, gets the time of each step of reading.
+/// Anything but a regular file (a FIFO, socket, device or folder) is refused without being opened for
+/// reading. `beforeReading`, if given, sees the very bytes read, whole, before they are (to hash them).
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format = Format::Auto,
-                                             StepTimes* steps = nullptr);
+                                             StepTimes* steps = nullptr,
+                                             const std::function<void(std::string_view)>& beforeReading = {});
+
+/// "a FIFO (named pipe)", "a folder", ... for a st_mode.
+const char* fileTypeName(unsigned mode);
+/// The error for an input at `path` that is not a regular file (st_mode `mode`): it is not read.
+Error notARegularFile(const std::string& path, unsigned mode);
 
 // Format-specific entry points used by readDocument; each tells `consumed` how far it has read.
 bool parseJson(std::string_view bytes, class Builder& builder, class ConsumedInput& consumed, Error& parseError);

@@ -2,10 +2,18 @@
 // diagnostics, programs pypto would refuse, inputs that are not files, and outputs and reports that
 // would land where they must not. Each case is a fault with its exit code and message.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "io/digest.h"
 #include "support/fake_plugins.h"
 
 namespace ptoplug {
@@ -82,6 +90,92 @@ TEST(DataText, AnInputsFileNameIsShownEscaped) {
     EXPECT_EQ(r.exitCode, 3) << r.err;
     EXPECT_NE(r.err.find("bad\\nname\\x1b[1m.json:1:"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+}
+
+// --- inputs ----------------------------------------------------------------------------------------
+
+std::vector<nlohmann::json> reportLines(const std::string& path) {
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(test::readBytes(path));
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    return lines;
+}
+
+void makeSocket(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    ASSERT_LT(path.size(), sizeof address.sun_path);
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ::close(fd);
+}
+
+// A FIFO would block the reader until something wrote to it (and then be read as whatever came): it is
+// refused at once, named for what it is, without being opened; so are a folder and a device.
+TEST(DataInputs, AFifoFolderOrDeviceGivenAsAnInputIsRefusedAtOnce) {
+    TempDir tmp;
+    ASSERT_EQ(::mkfifo((tmp / "pipe.json").c_str(), 0600), 0);
+    fs::create_directory(tmp / "folder.json");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {tmp / "pipe.json", "a FIFO (named pipe), not a regular file"},
+        {tmp / "folder.json", "a folder, not a regular file"},
+        {"/dev/zero", "a character device, not a regular file"},
+    };
+    for (const auto& [path, message] : cases) {
+        const auto start = std::chrono::steady_clock::now();
+        auto r =
+            runProcess({test::kHost, "--no-default-plugins", "run", path, "-o", tmp / "out.json", "--timeout", "20"});
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << path;
+        EXPECT_EQ(r.exitCode, 3) << r.err;
+        EXPECT_NE(r.err.find(path + ": error: " + message), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(tmp / "out.json"));
+    }
+}
+
+// In a batch, a FIFO or socket named on the command line, found by a glob or in a folder is that entry's
+// failure (exit 3, "skipped" in the report, no input hash: it was never read), and the rest runs.
+TEST(DataInputs, ABatchReportsAFifoOrSocketAsASkippedEntryAndRunsTheRest) {
+    TempDir tmp, in, globbed, out;
+    fs::copy_file(input(), in / "a.json");
+    ASSERT_EQ(::mkfifo((in / "b.json").c_str(), 0600), 0);
+    makeSocket(globbed / "s.json");
+    ASSERT_EQ(::mkfifo((tmp / "named.json").c_str(), 0600), 0);
+    const std::string report = tmp / "report.jsonl";
+    auto r = runProcess({test::kHost, "--no-default-plugins", "batch", in.path(), globbed / "*.json",
+                         tmp / "named.json", "--out-dir", out.path(), "--report", report, "--timeout", "20"});
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_NE(r.err.find(in / "b.json: error: a FIFO (named pipe), not a regular file; skipped"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(globbed / "s.json: error: a socket, not a regular file; skipped"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(tmp / "named.json: error: a FIFO (named pipe), not a regular file; skipped"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("4 files, 1 ok, 3 failed"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::exists(out / "a.json"));
+    for (const nlohmann::json& line : reportLines(report)) {
+        const bool good = line["input"] == in / "a.json";
+        EXPECT_EQ(line["status"], good ? "ok" : "skipped") << line;
+        EXPECT_EQ(line["input_sha256"].is_null(), !good) << line;
+    }
+}
+
+// The report's input hash is of the bytes the run read, not of the file as a pass left it.
+TEST(DataInputs, TheReportsInputHashIsOfTheBytesProcessed) {
+    TempDir tmp, in, out;
+    const std::string victim = in / "p.json";
+    fs::copy_file(input(), victim);
+    const std::string original = test::readBytes(victim);
+    auto r = runProcess({"/usr/bin/env", "PTOPLUG_FAKE_TRUNCATE=" + victim, test::kHost, "--no-default-plugins",
+                         "--plugin", test::fakeManifest(tmp, "truncates_input"), "batch", in.path(), "--out-dir",
+                         out.path(), "--report", tmp / "report.jsonl"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(fs::file_size(victim), 0u);
+    const std::vector<nlohmann::json> lines = reportLines(tmp / "report.jsonl");
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0]["input_sha256"], io::sha256Of(original));
+    EXPECT_EQ(lines[0]["output_sha256"], io::sha256Of(test::readBytes(out / "p.json")));
 }
 
 }  // namespace
