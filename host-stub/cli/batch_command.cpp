@@ -1,6 +1,4 @@
 // pto-host batch: many programs, each in a worker, outputs under --out-dir.
-#include <cstdio>
-
 #include "cli/cli.h"
 
 namespace ptoplug::cli {
@@ -25,11 +23,10 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                      "K/N: process only share K of N of the inputs (stable and disjoint, by path), for running one "
                      "corpus on N machines")
         ->check([](const std::string& s) {
-            unsigned k = 0, n = 0;
-            char end = 0;
-            return std::sscanf(s.c_str(), "%u/%u%c", &k, &n, &end) == 2 && k >= 1 && k <= n
-                       ? std::string()
-                       : std::string("--shard takes K/N with 1 <= K <= N, e.g. 2/8");
+            return host::parseShard(s) ? std::string()
+                                       : std::string(
+                                             "--shard takes K/N, two whole numbers with 1 <= K <= N "
+                                             "(at most 4294967295), e.g. 2/8");
         });
     batch->add_option("--include", args->filter.include,
                       "only files (in folders and globs) that match this pattern: without '/' the file name, with "
@@ -55,9 +52,8 @@ Command addBatchCommand(CLI::App& app, Cli& cli) {
                     if (Status err = host::checkReportPath(cli.isolation.reportPath, *items))
                         return cli.fail(*err, host::kExitUsage);
                 if (!args->shard.empty()) {
-                    unsigned k = 1, n = 1;
-                    std::sscanf(args->shard.c_str(), "%u/%u", &k, &n);
-                    *items = host::shardOf(std::move(*items), k, n);
+                    const host::Shard shard = *host::parseShard(args->shard);  // checked when parsed
+                    *items = host::shardOf(std::move(*items), shard.index, shard.count);
                 }
                 if (!cli.outputsSpareInputs(args->inputs, args->outDir, *items)) return int{host::kExitUsage};
                 return host::runBatch(**pipeline, *items, cli.file, cli.isolation);

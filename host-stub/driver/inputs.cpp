@@ -3,8 +3,11 @@
 #include <fnmatch.h>
 #include <glob.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -108,6 +111,21 @@ fs::path globBase(const std::string& pattern) {
 
 }  // namespace
 
+std::optional<Shard> parseShard(std::string_view text) {
+    const size_t slash = text.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    auto number = [](std::string_view digits) -> std::optional<uint32_t> {
+        uint32_t value = 0;
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+        auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;  // past 32 bits
+        return value;
+    };
+    const std::optional<uint32_t> k = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
+    if (!k || !n || *k < 1 || *k > *n) return std::nullopt;
+    return Shard{*k, *n};
+}
+
 std::vector<BatchItem> shardOf(std::vector<BatchItem> items, uint32_t shard, uint32_t shards) {
     std::vector<BatchItem> mine;
     for (BatchItem& item : items) {
@@ -186,19 +204,35 @@ Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std
         "a program run through the pipeline twice may be changed twice)";
     if (!outDir.empty()) {
         std::map<FileId, std::string> inputFolders;
-        for (const std::string& in : inputs) {
+        auto addFolder = [&](const std::string& folder) {
             std::error_code ec;
-            if (fs::is_directory(in, ec))
-                if (auto id = fileId(in)) inputFolders.emplace(*id, in);
+            if (fs::is_directory(folder, ec))
+                if (auto id = fileId(folder)) inputFolders.emplace(*id, folder);
+        };
+        for (const std::string& in : inputs) {
+            addFolder(in);
+            if (in.find_first_of("*?[") == std::string::npos) continue;
+            glob_t g{};
+            if (glob(in.c_str(), 0, nullptr, &g) == 0)
+                for (size_t i = 0; i < g.gl_pathc; ++i) addFolder(g.gl_pathv[i]);
+            globfree(&g);
         }
-        // The output folder and each of its existing ancestors, through any links.
-        for (fs::path p = fs::absolute(outDir).lexically_normal(); !p.empty(); p = p.parent_path()) {
-            if (auto id = fileId(p.string()); id && inputFolders.count(*id))
-                return fileError(outDir,
-                                 "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
-                                     ": outputs would overwrite or join the inputs",
-                                 hint);
-            if (p == p.root_path()) break;
+        // The output folder and each of its existing ancestors, as written and as it resolves through links
+        // (a link into an input's subfolder lands there).
+        std::error_code ec;
+        const fs::path written = fs::absolute(outDir).lexically_normal();
+        const fs::path resolved = fs::weakly_canonical(written, ec);
+        const std::string through =
+            !ec && resolved != written ? " (through links it is " + resolved.string() + ")" : std::string();
+        for (const fs::path& start : {written, ec ? fs::path() : resolved}) {
+            for (fs::path p = start; !p.empty(); p = p.parent_path()) {
+                if (auto id = fileId(p.string()); id && inputFolders.count(*id))
+                    return fileError(outDir,
+                                     "the output folder is, or lies inside, the input folder " + inputFolders[*id] +
+                                         through + ": outputs would overwrite or join the inputs",
+                                     hint);
+                if (p == p.root_path()) break;
+            }
         }
     }
     std::set<FileId> inputFiles;
@@ -224,13 +258,20 @@ Status checkReportPath(const std::string& report, const std::vector<BatchItem>& 
             return fileError(report,
                              "the report would overwrite the output of " + item.input + " (" + item.output + ")", hint);
     }
-    const fs::path folder = fs::path(normal).parent_path();
     std::error_code ec;
+    if (fs::is_directory(report, ec))
+        return fileError(report, "the report would be written over a folder",
+                         "name a file for --report (the batch's JSON lines), e.g. report.jsonl");
+    const fs::path folder = fs::path(normal).parent_path();
     fs::create_directories(folder, ec);
     if (!fs::is_directory(folder))
         return fileError(report,
                          "cannot create the report's folder " + folder.string() + (ec ? ": " + ec.message() : ""),
                          "check the path of --report, or write the report elsewhere");
+    // The report is written when the batch ends: one that cannot be should fail now, not after every file.
+    if (::access(folder.c_str(), W_OK | X_OK) != 0 || (id && ::access(report.c_str(), W_OK) != 0))
+        return fileError(report, "the report cannot be written here: " + std::string(std::strerror(errno)),
+                         "check the permissions of --report and its folder, or write the report elsewhere");
     return std::nullopt;
 }
 

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
@@ -39,14 +41,23 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
                                                    ir::Format outputFormat = ir::Format::Auto);
 
 /// Fails, unless `allowInPlace`, when an output would be written to a path that is or resolves to one
-/// of the inputs, or `outDir` is or lies inside an input folder (passes need not be idempotent).
+/// of the inputs, or `outDir` is or lies inside an input folder (a folder named or globbed), as written or
+/// as it resolves through links (passes need not be idempotent).
 Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
                                const std::vector<BatchItem>& items, bool allowInPlace);
 
 /// Fails when the batch report at `report` would overwrite an input or an output of `items` (never
-/// allowed, not even with --in-place), or cannot be created where it is asked for (its folder is made
-/// here, so that a bad path fails before any file is run rather than after all of them).
+/// allowed, not even with --in-place), is a folder, or cannot be written where it is asked for (its folder
+/// is made here, so that a bad path fails before any file is run rather than after all of them).
 Status checkReportPath(const std::string& report, const std::vector<BatchItem>& items);
+
+/// A share of a batch, `K/N` (--shard): decimal digits only (no sign, space or other text), each within
+/// 32 bits, 1 <= K <= N; nothing when `text` is anything else.
+struct Shard {
+    uint32_t index;  ///< K, 1-based
+    uint32_t count;  ///< N
+};
+std::optional<Shard> parseShard(std::string_view text);
 
 /// The share `shard` (1-based) of `shards` of `items`: stable and disjoint, chosen by a hash of each
 /// input's relative path, so that N machines given the same corpus (wherever it is mounted) split it

@@ -37,10 +37,13 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
         std::string what = probe.timedOut ? "did not finish loading within " +
                                                 std::to_string(static_cast<long long>(timeoutSeconds)) + " s"
                                           : "ended the process with " + probe.end.describe();
-        return fileError(
-            manifest,
-            "the plugin of this manifest " + what + " while loading (in a library constructor or its entry point)",
-            "fix the plugin, or remove this manifest from the pipeline");
+        // Named by its library as well: the manifest is only where the user can find it.
+        auto declared = readManifest(manifest);
+        const std::string library = declared ? " " + declared->library : std::string();
+        return fileError(manifest,
+                         "the plugin" + library + " of this manifest " + what +
+                             " while loading (in a library constructor or its entry point)",
+                         "fix the plugin, or remove this manifest from the pipeline");
     }
     // The plugins load without crashing: load them here (an error is reported as the child saw it).
     return load(nullptr);

@@ -178,5 +178,73 @@ TEST(DataInputs, TheReportsInputHashIsOfTheBytesProcessed) {
     EXPECT_EQ(lines[0]["output_sha256"], io::sha256Of(test::readBytes(out / "p.json")));
 }
 
+// --- files and options -----------------------------------------------------------------------------
+
+// --shard takes two whole numbers in range and nothing else: no sign, no space, nothing that wraps.
+TEST(DataFiles, AShardIsTwoWholeNumbersWithOneAtMostKAtMostN) {
+    TempDir in, out;
+    fs::copy_file(input(), in / "a.json");
+    for (const char* bad : {"1/-1", "-1/3", "+1/3", " 1/3", "1/3 ", "1/3x", "1/4294967296", "4294967297/4294967298",
+                            "0/3", "4/3", "1/0", "1", "/", "1//3"}) {
+        auto r = runProcess(
+            {test::kHost, "--no-default-plugins", "batch", in.path(), "--out-dir", out.path(), "--shard", bad});
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("--shard takes K/N, two whole numbers with 1 <= K <= N"), std::string::npos) << r.err;
+    }
+    EXPECT_TRUE(fs::is_empty(out.path()));
+    auto r = runProcess(
+        {test::kHost, "--no-default-plugins", "batch", in.path(), "--out-dir", out.path(), "--shard", "01/1"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+// A --report that cannot be written (a folder) fails before any file runs, not after all of them.
+TEST(DataFiles, AReportThatIsAFolderFailsBeforeAnyFileRuns) {
+    TempDir in, out, reports;
+    fs::copy_file(input(), in / "a.json");
+    auto r = runProcess(
+        {test::kHost, "--no-default-plugins", "batch", in.path(), "--out-dir", out.path(), "--report", reports.path()});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find(reports.path() + ": error: the report would be written over a folder"), std::string::npos)
+        << r.err;
+    EXPECT_TRUE(fs::is_empty(out.path()));
+    EXPECT_TRUE(fs::is_empty(reports.path()));
+}
+
+// An --out-dir that resolves into an input folder (a link to one of its subfolders, or a folder a glob
+// matched) would have the outputs join the inputs: refused without --in-place, as one written there is.
+TEST(DataFiles, AnOutDirThatResolvesIntoAnInputFolderIsRefused) {
+    TempDir tmp;
+    fs::create_directories(tmp / "in/sub");
+    fs::copy_file(input(), tmp / "in/sub/a.json");
+    fs::create_directory_symlink(tmp / "in/sub", tmp / "link");
+    auto linked = runProcess({test::kHost, "--no-default-plugins", "batch", tmp / "in", "--out-dir", tmp / "link/out"});
+    EXPECT_EQ(linked.exitCode, 2) << linked.err;
+    EXPECT_NE(linked.err.find(tmp / "link/out: error: the output folder is, or lies inside, the input folder " +
+                              (tmp / "in") + " (through links it is " + (tmp / "in/sub/out") + ")"),
+              std::string::npos)
+        << linked.err;
+    auto globbed =
+        runProcess({test::kHost, "--no-default-plugins", "batch", tmp / "in/*", "--out-dir", tmp / "in/sub/out"});
+    EXPECT_EQ(globbed.exitCode, 2) << globbed.err;
+    EXPECT_NE(globbed.err.find("lies inside, the input folder " + (tmp / "in/sub")), std::string::npos) << globbed.err;
+    EXPECT_FALSE(fs::exists(tmp / "in/sub/out"));
+    auto inPlace = runProcess(
+        {test::kHost, "--no-default-plugins", "batch", tmp / "in", "--out-dir", tmp / "link/out", "--in-place"});
+    EXPECT_EQ(inPlace.exitCode, 0) << inPlace.err;
+}
+
+// A plugin that ends the process while loading is named by its library as well as by its manifest.
+TEST(DataFiles, AFailedLoadNamesTheLibraryAndTheManifest) {
+    TempDir tmp;
+    const std::string manifest = test::fakeManifest(tmp, "exit_in_constructor");
+    auto r =
+        runProcess({test::kHost, "--no-default-plugins", "--plugin", manifest, "run", input(), "-o", tmp / "out.json"});
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_NE(r.err.find(manifest + ": error: the plugin " + test::fakeLibrary("exit_in_constructor") +
+                         " of this manifest ended the process with exit(0) while loading"),
+              std::string::npos)
+        << r.err;
+}
+
 }  // namespace
 }  // namespace ptoplug

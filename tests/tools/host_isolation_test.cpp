@@ -82,9 +82,11 @@ std::vector<Misbehaviour> misbehaviours() {
         {"makes_cycle", 5, "failed with status PTO_ERR_INVALID_ARGUMENT without an error diagnostic saying why"},
         {"breaks_directions", 5, "internal error: pass 'FakePass' of plugin 'fake' ("},
         {"entry_segfaults", 4,
-         "error: the plugin of this manifest ended the process with SIGSEGV (Segmentation fault) "
-         "while loading"},
-        {"exit_in_constructor", 4, "error: the plugin of this manifest ended the process with exit(0) while loading"},
+         "error: the plugin " + library("entry_segfaults") +
+             " of this manifest ended the process with SIGSEGV (Segmentation fault) while loading"},
+        {"exit_in_constructor", 4,
+         "error: the plugin " + library("exit_in_constructor") +
+             " of this manifest ended the process with exit(0) while loading"},
     };
 }
 
