@@ -14,6 +14,7 @@
 #include "ir/arena.h"
 #include "ir/builder.h"
 #include "ir/consumed_input.h"
+#include "ir/program_rules.h"
 
 namespace ptoplug::ir {
 namespace {
@@ -128,8 +129,31 @@ namespace {
 // Below this a second thread costs more than it saves.
 constexpr size_t kTwoPartBytes = size_t{4} << 20;
 
+Expected<std::unique_ptr<Document>> readAnyRoot(std::string_view bytes, Format format, const std::string& name,
+                                                ConsumedInput& consumed, StepTimes* steps);
+
+// The root of a program: a Program node, or an error at the root's first byte.
+Status rootIsProgram(const Document& doc, std::string_view bytes, const std::string& name) {
+    auto broken = checkRootIsProgram(doc);
+    if (!broken) return std::nullopt;
+    Error err = fileError(name, broken->message, broken->hint);
+    const size_t at = bytes.find_first_not_of(" \t\r\n");
+    err.offset = at == std::string_view::npos ? 0 : static_cast<int64_t>(at);
+    if (doc.inputFormat() == Format::Json) setLineColumn(err, bytes);
+    return err;
+}
+
 Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format format, const std::string& name,
-                                              ConsumedInput& consumed, StepTimes* steps = nullptr) {
+                                              ConsumedInput& consumed, StepTimes* steps = nullptr,
+                                              Root root = Root::Program) {
+    auto doc = readAnyRoot(bytes, format, name, consumed, steps);
+    if (doc && root == Root::Program)
+        if (Status err = rootIsProgram(**doc, bytes, name)) return *err;
+    return doc;
+}
+
+Expected<std::unique_ptr<Document>> readAnyRoot(std::string_view bytes, Format format, const std::string& name,
+                                                ConsumedInput& consumed, StepTimes* steps) {
     if (format == Format::Auto) {
         auto detected = detectFormat(bytes);
         if (!detected) {
@@ -166,9 +190,10 @@ Expected<std::unique_ptr<Document>> readBytes(std::string_view bytes, Format for
 
 }  // namespace
 
-Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name) {
+Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name,
+                                                 Root root) {
     ConsumedInput untracked;
-    return readBytes(bytes, format, name, untracked);
+    return readBytes(bytes, format, name, untracked, nullptr, root);
 }
 
 Expected<std::unique_ptr<Document>> readFile(const std::string& path, Format format, StepTimes* steps,

@@ -15,9 +15,14 @@ namespace ptoplug::ir {
 /// Detects the format from the first bytes: a MessagePack map marker, or `{` after blanks for JSON.
 Expected<Format> detectFormat(std::string_view bytes);
 
+/// What the root of a document read must be: a Program (what an IR file holds, and what every reader of a
+/// program takes), or any node (a fragment, for tests of the format alone).
+enum class Root { Program, AnyNode };
+
 /// Reads one document from `bytes` (copied from: the document does not point into them). `name` is
 /// used in error messages.
-Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name);
+Expected<std::unique_ptr<Document>> readDocument(std::string_view bytes, Format format, const std::string& name,
+                                                 Root root = Root::Program);
 
 /// Reads the file at `path` ("-" reads standard input). The file is mapped, never modified, and its
 /// pages are released as they are consumed. `steps`, if given, gets the time of each step of reading.

@@ -11,6 +11,7 @@
 
 #include "ir/graph.h"
 #include "ir/pointer.h"
+#include "ir/program_rules.h"
 #include "ir/schema.h"
 
 namespace ptoplug::ir {
@@ -73,7 +74,14 @@ public:
     Status run() {
         walk(doc_.root());
         if (!failed_) checkGraph();
+        if (!failed_) checkProgram();
         return failed_ ? Status(error_) : std::nullopt;
+    }
+
+    /// The rules on the program as a whole (ir/program_rules.h), its nodes and graph checked already.
+    void checkProgram() {
+        locate_ = nullptr;  // the graph holds: a place is found by a walk from the root
+        if (auto broken = checkProgramRules(doc_)) failAt(broken->where, broken->message, broken->hint);
     }
 
     /// Only whether the rules hold, with no error to report: a failure just marks the run failed.
@@ -101,6 +109,7 @@ public:
         else if (fault.kind == GraphFault::Kind::Cycle)
             failAt(fault.edge, "a cycle: a '" + nodeName(*fault.edge->n) + "' node contains itself",
                    "IR is acyclic: a node may only refer to nodes outside itself");
+        if (!failed_ && checkNodes) checkProgram();
         return failed_ ? Status(error_) : std::nullopt;
     }
 
@@ -249,43 +258,7 @@ private:
                        Where::field(doc_.keys().name(n.type), doc_.keys().name(spec.key)), spec.nodeClass);
             if (failed_) return;
         }
-        checkDirectionCounts(nodeValue);
-        if (n.type == K::ForStmt && n.field(K::chunk_config))
-            failAt(n.field(K::chunk_config), "legacy field 'chunk_config' in a ForStmt",
-                   "pypto no longer accepts chunk_config; re-export the program with a current pypto");
-    }
-
-    // pypto's constructors reject directions that do not match the params or args one to one.
-    void checkDirectionCounts(const Value& nodeValue) {
-        const Node& n = *nodeValue.n;
-        if (n.type == K::Function) {
-            const Value* params = n.field(K::params);
-            const Value* dirs = n.field(K::param_directions);
-            if (params && dirs && dirs->kind == Kind::Array && params->kind == Kind::Array &&
-                dirs->a->size != params->a->size)
-                failAt(dirs,
-                       "Function.param_directions has " + std::to_string(dirs->a->size) + " entries for " +
-                           std::to_string(params->a->size) + " params",
-                       "give one ParamDirection per param (or omit the field: all In)");
-            return;
-        }
-        if (n.type != K::Call && n.type != K::Submit) return;
-        const Value* args = n.field(K::args);
-        const Value* attrs = n.field(K::attrs);
-        if (!args || args->kind != Kind::Array || !attrs || attrs->kind != Kind::Array) return;
-        for (const Value& entry : *attrs->a) {
-            const Value* key = entry.kind == Kind::Map ? entry.m->find(K::key) : nullptr;
-            const Value* value = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
-            if (!key || key->kind != Kind::Str || key->strView() != "arg_directions" || !value ||
-                value->kind != Kind::Map)
-                continue;
-            const Value* codes = value->m->find(K::value);
-            if (codes && codes->kind == Kind::Array && codes->a->size != 0 && codes->a->size != args->a->size)
-                failAt(codes,
-                       "arg_directions has " + std::to_string(codes->a->size) + " entries for " +
-                           std::to_string(args->a->size) + " args of a " + nodeName(n),
-                       "give one ArgDirection per arg, as pypto's constructor requires");
-        }
+        if (auto broken = checkNodeRules(doc_, n)) failAt(broken->where, broken->message, broken->hint);
     }
 
     void expected(const Value& v, const std::string& what, const Where& where, const char* expectedText) {
@@ -458,6 +431,8 @@ private:
                 default: break;
             }
         }
+        if (failed_) return;
+        if (auto broken = checkTypeRules(doc_, v)) failAt(broken->where, broken->message, broken->hint);
     }
 
     void checkAttrs(const Value& v, const Where& where) {
@@ -613,12 +588,15 @@ bool resolvesOnTwoThreads(Document& doc, const NodeOrigins& origins) {
 }  // namespace
 
 Status resolveAndValidate(Document& doc, const NodeOrigins& origins) {
-    if (doc.nodes().size() >= kParallelWalkNodes && resolvesOnTwoThreads(doc, origins)) return std::nullopt;
+    if (doc.nodes().size() >= kParallelWalkNodes && resolvesOnTwoThreads(doc, origins) && !checkProgramRules(doc))
+        return std::nullopt;
     return Validator(doc, &origins, false).run();
 }
 
 Status checkStructure(Document& doc, Layout* layout) {
-    if (doc.nodes().size() >= kParallelWalkNodes && passesOnTwoThreads(doc, layout)) return std::nullopt;
+    // The program's own rules first (they read only the function list): a layout made is one to write.
+    if (doc.nodes().size() >= kParallelWalkNodes && !checkProgramRules(doc) && passesOnTwoThreads(doc, layout))
+        return std::nullopt;
     Status broken = Validator(doc, nullptr, true).runStructural();
     // Finished on every path, so that a writer following the layout never waits for ever. A large
     // document's may be whole already (a problem in an unreachable node fails the quick check alone).

@@ -589,7 +589,7 @@ TEST_F(HostTable11, AttrsAndKwargsAreReadDecodedAndEditedChecked) {
         const pto_value three[] = {t.make(0), t.make(2), t.make(5)};
         EXPECT_EQ(h->value_make_array(ctx, three, 3, &codes), PTO_OK);
         EXPECT_ERR(h->attr_set(ctx, call, PTO_ATTR_LIST_ATTRS, S("arg_directions"), S("ArgDirectionVector"), codes),
-                   PTO_ERR_INVALID_ARGUMENT, "arg_directions has 3 entries for 2 args");
+                   PTO_ERR_INVALID_ARGUMENT, "Call attrs['arg_directions'] size (3) must match args size (2)");
         EXPECT_EQ(h->value_make_array(ctx, three, 2, &codes), PTO_OK);
         EXPECT_EQ(h->attr_set(ctx, call, PTO_ATTR_LIST_ATTRS, S("arg_directions"), S("ArgDirectionVector"), codes),
                   PTO_OK);

@@ -292,7 +292,7 @@ TEST(ReadErrors, ArgDirectionsMustMatchTheArgs) {
     const std::string call =
         R"({"fields": {"args": [{"ref": 2}], "attrs": [{"key": "arg_directions", "value": {"type": "ArgDirectionVector", "value": [0, 5]}}], "kwargs": [], "op": {"is_global_var": false, "name": "tensor.view"}, "type": {"type_kind": "TupleType", "types": []}}, "id": 5, "type": "Call"})";
     Error e = expectError(replaced(kProgram, R"("value": [{"ref": 2}])", R"("value": [)" + call + "]"),
-                          "arg_directions has 2 entries for 1 args of a Call");
+                          "Call attrs['arg_directions'] size (2) must match args size (1)");
     EXPECT_EQ(e.pointer, "/fields/functions/0/value/fields/body/fields/value/0/fields/attrs/0/value/value");
 }
 

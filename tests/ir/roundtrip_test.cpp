@@ -95,7 +95,7 @@ namespace {
 
 // `json` read and written back as canonical JSON; "" (and a failure) if either step fails.
 std::string rewritten(const std::string& json, const std::string& name) {
-    auto doc = readDocument(json, Format::Auto, name);
+    auto doc = readDocument(json, Format::Auto, name, Root::AnyNode);
     EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().format());
     if (!doc.ok()) return "";
     auto out = writeToString(**doc, WriteOptions{Format::Json, false});
@@ -167,7 +167,7 @@ TEST(Spans, EveryCoordinateAndFileNameRoundTrips) {
     json += R"(],"span":)" + span("-1", "-1", "-1", "-1", "") +
             R"(,"type":{"type_kind":"TupleType","types":[]}},"id":0,"type":"MakeTuple"})";
     json += "\n";
-    auto doc = readDocument(json, Format::Auto, "spans.json");
+    auto doc = readDocument(json, Format::Auto, "spans.json", Root::AnyNode);
     ASSERT_TRUE(doc.ok()) << doc.error().format();
     auto out = writeToString(**doc, WriteOptions{Format::Json, false});
     ASSERT_TRUE(out.ok());
@@ -181,7 +181,7 @@ TEST(SharedTypeMaps, ANodeWhoseFieldsLookLikeATypeMapIsItsOwn) {
         R"({"fields":{"elements":[{"fields":{"dtype":19,"type_kind":"ScalarType"},"id":1,"type":"Odd"}],)"
         R"("type":{"type_kind":"TupleType","types":[{"dtype":19,"type_kind":"ScalarType"}]}},"id":0,"type":"MakeTuple"})"
         "\n";
-    auto doc = readDocument(json, Format::Auto, "t.json");
+    auto doc = readDocument(json, Format::Auto, "t.json", Root::AnyNode);
     ASSERT_TRUE(doc.ok()) << doc.error().format();
     Node* odd = (*doc)->nodes()[0]->type == K::MakeTuple ? (*doc)->nodes()[1] : (*doc)->nodes()[0];
     ASSERT_EQ(odd->type, (*doc)->keys().intern("Odd"));

@@ -92,6 +92,49 @@ TEST(DataText, AnInputsFileNameIsShownEscaped) {
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
 }
 
+// --- programs pypto would refuse ------------------------------------------------------------------
+
+// What pypto's deserializer refuses is bad input, named with its place: a root that is not a Program, and
+// arg_directions that is not an ArgDirectionVector (it was exit 5, "internal error", or passed).
+TEST(DataPrograms, ProgramsPyptoWouldRefuseAreBadInputWithTheirPlace) {
+    TempDir tmp;
+    nlohmann::json program = nlohmann::json::parse(test::readBytes(input()));
+    test::writeBytes(tmp / "function.json", program["fields"]["functions"][0]["value"].dump());
+    auto root = runProcess({test::kHost, "run", tmp / "function.json", "-o", tmp / "out.json"});
+    EXPECT_EQ(root.exitCode, 3) << root.err;
+    EXPECT_NE(root.err.find(tmp / "function.json:1:1: error: the document's root is a 'Function' node, not a Program"),
+              std::string::npos)
+        << root.err;
+    std::string text = test::readBytes(input());
+    const std::string vector = R"({"type":"ArgDirectionVector","value":[0]})";
+    ASSERT_NE(text.find(vector), std::string::npos);
+    text.replace(text.find(vector), vector.size(), R"({"type":"Int32Vector","value":[0]})");
+    test::writeBytes(tmp / "directions.json", text);
+    auto directions = runProcess({test::kHost, "run", tmp / "directions.json", "-o", tmp / "out.json"});
+    EXPECT_EQ(directions.exitCode, 3) << directions.err;
+    EXPECT_NE(directions.err.find("error: Call attrs['arg_directions'] must be std::vector<ArgDirection> (at "
+                                  "/fields/functions/"),
+              std::string::npos)
+        << directions.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
+// A pass that gives a function the name of another (through memory: the table refuses it), which pypto's
+// Program refuses and its reader would resolve to one of them, fails naming the pass; nothing is written.
+TEST(DataPrograms, APassThatRenamesOntoAnExistingNameFailsNamingIt) {
+    TempDir tmp;
+    ASSERT_EQ(runProcess({test::kGen, "2", tmp / "in.json", "--format", "json"}).exitCode, 0);
+    test::writeBytes(tmp / "out.json", "old");
+    auto r = runProcess(hostWithFake(tmp, "duplicates_name", {"run", tmp / "in.json", "-o", tmp / "out.json"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("internal error: pass 'FakePass' of plugin 'fake' (" + test::fakeLibrary("duplicates_name") +
+                         ") left invalid IR: Duplicate function name \"chip_orch_00001\" (at "
+                         "/fields/functions/1/value/fields/name); nothing was written"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(test::readBytes(tmp / "out.json"), "old");
+}
+
 // --- inputs ----------------------------------------------------------------------------------------
 
 std::vector<nlohmann::json> reportLines(const std::string& path) {

@@ -1,0 +1,36 @@
+// What pypto's deserializer and node constructors refuse beyond the kinds of fields (ir/schema.h): the
+// program's root and function names, direction lists, the launch of a Submit, a function's level and role,
+// tuple access, the types of constants and operators, a few scope and type conditions, and the values of
+// tagged attrs and layouts. One place for them, checked where the schema is: on reading (exit 3) and
+// after every pass (exit 5). Unknown node types and attr tags stay accepted (docs/ir_format.md §11.3).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ir/document.h"
+
+namespace ptoplug::ir {
+
+/// A rule a program breaks: the value where (for its place), what is wrong, and what to do.
+struct RuleBreak {
+    const Value* where;
+    std::string message;
+    std::string hint;
+};
+
+/// The rules on one node's own fields, its kinds already checked (ir/validate.h). A node it refers to is
+/// read only as far as its `type` (a tuple's), and only where that is well formed.
+std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node);
+
+/// The rules on one type map, its keys' kinds already checked.
+std::optional<RuleBreak> checkTypeRules(const Document& doc, const Value& type);
+
+/// The rules on a program as a whole (a document whose root is a Program): its functions are named once
+/// each, non-empty, with the key of each entry naming its Function. The nodes' own rules are checked already.
+std::optional<RuleBreak> checkProgramRules(const Document& doc);
+
+/// The root of a document read as a program is a Program node (ir/reader.h: Root::Program).
+std::optional<RuleBreak> checkRootIsProgram(const Document& doc);
+
+}  // namespace ptoplug::ir
