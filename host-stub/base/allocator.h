@@ -28,6 +28,11 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 /// does, runs the new-handler on failure and throws std::bad_alloc without one.
 void* allocateLarge(size_t bytes);
 
+/// At least `bytes` of storage in whole pages, page-aligned (from kHugePageBytes up as allocateLarge gives
+/// it): memory whose protection can be changed (mprotect) without touching anything else. `bytes` becomes
+/// the size given. Freed with std::free.
+void* allocatePages(size_t& bytes);
+
 /// std::allocator's replacement for large tables that are filled whole (allocateLarge). A table's last
 /// huge page is resident once touched, used or not: not for tables alive at a run's peak that are sized
 /// by an estimate.

@@ -286,6 +286,7 @@ private:
         WorkerProgress& progress = (*board_)[w.slot];
         progress.enter(Phase::Idle);
         progress.outOfMemory.store(0);
+        progress.documentReadOnly.store(0);
         progress.writerCrashed.store(0);
         progress.channelLost.store(0);
         io::ChildOptions childOptions;
@@ -434,6 +435,8 @@ private:
                 report + " as a bug in pto-host (a plugin beside the writer can also have corrupted its memory)";
         } else if (replayable) {
             error.hint = report + " to the plugin's authors";
+            if (end.how == io::ChildEnd::How::Signaled && end.status == SIGSEGV && progress.documentReadOnly.load())
+                error.hint += " (the program is read-only while a verifier runs: a write into it faults)";
         } else {
             error.hint = "report this as a bug in pto-host";
         }

@@ -49,6 +49,25 @@ Failure classify(const RunOutcome& outcome, const std::string& who) {
     return f;
 }
 
+// The document read-only for this object's life (ir::Arena::protect), and the worker told so.
+class ReadOnly {
+public:
+    ReadOnly(ir::Document& doc, WorkerProgress* progress) : doc_(doc), progress_(progress) {
+        if (progress_) progress_->documentReadOnly.store(1);
+        doc_.arena().protect(true);
+    }
+    ~ReadOnly() {
+        doc_.arena().protect(false);
+        if (progress_) progress_->documentReadOnly.store(0);
+    }
+    ReadOnly(const ReadOnly&) = delete;
+    ReadOnly& operator=(const ReadOnly&) = delete;
+
+private:
+    ir::Document& doc_;
+    WorkerProgress* progress_;
+};
+
 }  // namespace
 
 std::vector<std::string> verifiersAfter(const Stage& stage, const FileOptions& options) {
@@ -114,7 +133,13 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const pto_verifier_desc* verifier = pipeline.verifier(property);
         if (!verifier) return true;
         enter(Phase::Verify, stage, propertyIndex);
-        RunOutcome checked = runThroughAbi(doc, verifier->run, RunSettings{.options = nullptr, .readOnly = true});
+        RunOutcome checked = [&] {
+            // A verifier may only read the program, but is lent pointers into it (a name's bytes) that a cast
+            // makes writable: the program is read-only while it runs, and a write faults (SIGSEGV), which
+            // fails the file naming the verifier before anything is written.
+            ReadOnly readOnly(doc, progress);
+            return runThroughAbi(doc, verifier->run, RunSettings{.options = nullptr, .readOnly = true});
+        }();
         timed("verifier " + property);
         const Plugin* owner = pipeline.verifierPlugin(property);
         for (Diagnostic d : checked.diagnostics) {

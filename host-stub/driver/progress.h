@@ -29,9 +29,10 @@ struct WorkerProgress {
     std::atomic<int32_t> stage{-1};     ///< index into Pipeline::stages
     std::atomic<int32_t> property{-1};  ///< index into that stage's produced properties
     std::atomic<int64_t> itemStartNs{0};
-    std::atomic<uint32_t> outOfMemory{0};    ///< an allocation failed in this worker
-    std::atomic<uint32_t> writerCrashed{0};  ///< a fatal signal hit the output writer's thread (fatal_signals.h)
-    std::atomic<uint32_t> channelLost{0};    ///< the worker could not send its report: plugin code closed its pipe
+    std::atomic<uint32_t> outOfMemory{0};       ///< an allocation failed in this worker
+    std::atomic<uint32_t> writerCrashed{0};     ///< a fatal signal hit the output writer's thread (fatal_signals.h)
+    std::atomic<uint32_t> channelLost{0};       ///< the worker could not send its report: plugin code closed its pipe
+    std::atomic<uint32_t> documentReadOnly{0};  ///< the program is read-only (a verifier runs): a write faults
     /// The SHA-256 (hex) of the input's bytes as read, for the report of a file whose worker dies; read by
     /// the parent only once the worker is gone.
     char inputSha256[65] = {};

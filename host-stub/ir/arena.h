@@ -57,10 +57,31 @@ public:
 
     /// Returns the storage of `p` (`size` bytes) if it is the last allocation; otherwise does nothing.
     void giveBackLast(const void* p, size_t size) {
-        if (!blocks_.empty() && static_cast<const std::byte*>(p) + size == blocks_.back().get() + used_) used_ -= size;
+        if (!blocks_.empty() && static_cast<const std::byte*>(p) + size == blocks_.back().data.get() + used_)
+            used_ -= size;
     }
 
     size_t bytesReserved() const { return reserved_; }
+
+    /// Makes every byte handed out so far read-only (`readOnly`), or writable again; what is allocated
+    /// meanwhile goes to a fresh block, which stays writable. A write to read-only bytes faults (SIGSEGV).
+    /// False if the system refused.
+    bool protect(bool readOnly) {
+        if (readOnly) {
+            protected_ = blocks_.size();
+            if (!blocks_.empty()) {
+                giveBackRest();
+                capacity_ = used_;  // the next allocation starts a block of its own
+            }
+        }
+        bool ok = true;
+        for (size_t i = 0; i < protected_; ++i)
+            ok = ::mprotect(blocks_[i].data.get(), blocks_[i].size, readOnly ? PROT_READ : PROT_READ | PROT_WRITE) ==
+                     0 &&
+                 ok;
+        if (!readOnly) protected_ = 0;
+        return ok;
+    }
 
     /// For a document expected to take about `bytes` more: a large one goes on in blocks of whole huge
     /// pages at once instead of growing through 4 KiB-page blocks from 64 KiB (a few hundred page faults
@@ -99,7 +120,7 @@ public:
             start = (used_ + align - 1) & ~(align - 1);
         }
         used_ = start + size;
-        return blocks_.back().get() + start;
+        return blocks_.back().data.get() + start;
     }
 
 private:
@@ -107,16 +128,18 @@ private:
     void giveBackRest() {
         const size_t page = pageSize();
         size_t from = (used_ + page - 1) / page * page;
-        if (from < capacity_) ::madvise(blocks_.back().get() + from, capacity_ - from, MADV_DONTNEED);
+        if (from < capacity_) ::madvise(blocks_.back().data.get() + from, capacity_ - from, MADV_DONTNEED);
     }
 
     void grow(size_t atLeast) {
         // Blocks grow geometrically (64 KiB .. 8 MiB) so small documents stay small and large ones do few
         // allocations; pages of a block are only touched as objects are placed in them.
-        size_t next = std::max(blocks_.empty() ? kMinBlock : std::min(capacity_ * 2, kMaxBlock), nextBlock_);
+        size_t next = std::max(blocks_.empty() ? kMinBlock : std::min(blocks_.back().size * 2, kMaxBlock), nextBlock_);
         if (next < atLeast) next = atLeast;
-        if (next >= kHugePageBytes) next = (next + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-        blocks_.push_back(allocateBlock(next));
+        // Whole pages, so that a block's protection can change alone (protect); blocks of whole huge pages are
+        // backed by them where the kernel can: a large document is walked many times, and with 4 KiB pages
+        // most of a walk's time goes to TLB misses and page faults.
+        blocks_.push_back(Slab{Block(static_cast<std::byte*>(allocatePages(next))), next});
         capacity_ = next;
         used_ = 0;
         reserved_ += next;
@@ -126,14 +149,15 @@ private:
         void operator()(std::byte* p) const { std::free(p); }
     };
     using Block = std::unique_ptr<std::byte, FreeBlock>;
-
-    // Blocks of whole huge pages are backed by them where the kernel can: a large document is walked
-    // many times, and with 4 KiB pages most of a walk's time goes to TLB misses and page faults.
-    static Block allocateBlock(size_t size) { return Block(static_cast<std::byte*>(allocateLarge(size))); }
+    struct Slab {
+        Block data;
+        size_t size;  ///< whole pages
+    };
 
     static constexpr size_t kMinBlock = size_t{64} << 10;
     static constexpr size_t kMaxBlock = size_t{8} << 20;
-    std::vector<Block> blocks_;
+    std::vector<Slab> blocks_;
+    size_t protected_ = 0;  ///< blocks read-only (protect)
     size_t nextBlock_ = 0;  ///< the least size of the next block (expect)
     size_t capacity_ = 0;
     size_t used_ = 0;

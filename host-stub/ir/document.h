@@ -324,6 +324,7 @@ public:
     Document& operator=(const Document&) = delete;
 
     Arena& arena() { return arena_; }
+    const Arena& arena() const { return arena_; }
     KeyTable& keys() { return keys_; }
     const KeyTable& keys() const { return keys_; }
     Value& root() { return root_; }

@@ -92,6 +92,34 @@ TEST(DataText, AnInputsFileNameIsShownEscaped) {
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
 }
 
+// --- verifiers ------------------------------------------------------------------------------------
+
+// A verifier may only read: one that writes into the program through a pointer the host lent it fails,
+// naming its plugin and property, and nothing is written, also when the output was being encoded beside it.
+TEST(DataVerifiers, AVerifierThatWritesIntoTheProgramFailsAndNothingIsWritten) {
+    TempDir tmp, outDir;
+    ASSERT_EQ(runProcess({test::kGen, "1000", tmp / "large.json", "--format", "json"}).exitCode, 0);
+    for (const std::string& in : {input(), tmp / "large.json"}) {
+        const std::string out = outDir / "out.json";
+        test::writeBytes(out, "old");
+        auto r = runProcess(
+            hostWithFake(tmp, "verifier_writes", {"run", in, "-o", out, "--crash-reproducer", tmp / "crashes"}));
+        EXPECT_EQ(r.exitCode, 5) << r.err;
+        EXPECT_NE(r.err.find(in +
+                             ": error: crashed with SIGSEGV (Segmentation fault) in the verifier of property "
+                             "'FakeProperty' of plugin 'fake' (" +
+                             test::fakeLibrary("verifier_writes") + "), after pass 'FakePass'; no output was written"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_NE(r.err.find("to the plugin's authors (the program is read-only while a verifier runs: a write into "
+                             "it faults)"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(test::readBytes(out), "old");
+        EXPECT_EQ(std::distance(fs::directory_iterator(outDir.path()), fs::directory_iterator()), 1);
+    }
+}
+
 // --- programs pypto would refuse ------------------------------------------------------------------
 
 // What pypto's deserializer refuses is bad input, named with its place: a root that is not a Program, and
