@@ -13,6 +13,10 @@ void userError(const char* id, std::string message, pto_node node) {
     throw plugin::PassError{PTO_SEVERITY_ERROR, ruleId(id), std::move(message), node};
 }
 
+void inputError(const char* id, std::string message, pto_node node) {
+    throw plugin::PassError{PTO_SEVERITY_ERROR, ruleId(id), "MaterializeDistTensorCtx: " + std::move(message), node};
+}
+
 void internalError(const char* id, std::string message, pto_node node) {
     throw plugin::PassError{PTO_SEVERITY_INTERNAL_ERROR, ruleId(id), "MaterializeDistTensorCtx: " + std::move(message),
                             node};

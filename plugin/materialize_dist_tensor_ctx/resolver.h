@@ -14,6 +14,9 @@ namespace ptoplug::mdtc {
 /// Diagnostic texts (docs/pass.md §8); `desc` is "'name'" or "a DistributedTensor value".
 std::string describeValue(const Host& h, pto_node value);
 [[noreturn]] void userError(const char* id, std::string message, pto_node node);
+/// A condition pypto reports as an internal error (docs/pass.md: I1, I3 to I6, B3) that a malformed or unusual
+/// input can cause: a user error here, with pypto's message, never "report a bug".
+[[noreturn]] void inputError(const char* id, std::string message, pto_node node);
 [[noreturn]] void internalError(const char* id, std::string message, pto_node node);
 
 class Resolver {

@@ -148,10 +148,10 @@ void FunctionRewriter::exprAt(const Slot& slot) {
             pto_node becomes = iterArgOccurrence(e);
             if (pto_node_equal(becomes, e)) return;
             if (!slot.replaceable)
-                internalError("I6",
-                              "an IterArg whose init value this pass rewrites is used inside an attribute, where its "
-                              "copy cannot be placed",
-                              e);
+                inputError("I6",
+                           "an IterArg whose init value this pass rewrites is used inside an attribute, where its "
+                           "copy cannot be placed",
+                           e);
             return h_.replaceChild(slot.parent, slot.field, slot.index, becomes);
         }
         case PTO_NODE_CALL:
@@ -174,8 +174,7 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
         if (auto seen = visited_.find(call); seen != visited_.end()) {
             namesOnly(call);
             if (!slot.replaceable) {
-                if (seen->second)
-                    internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
+                if (seen->second) inputError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
                 return;
             }
             Rebuilt r = rebuild(call, false);
@@ -231,12 +230,12 @@ void FunctionRewriter::unresolvedQuery(pto_node arg, pto_node call) const {
 
 void FunctionRewriter::queryHook(pto_node call, const Slot& slot) {
     if (h_.count(call, PTO_FIELD_ARGS) != 1)
-        internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
+        inputError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
     if (hostOrch_) return;
     pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
     MaybeCtx c = resolver_.lookupExisting(arg);
     if (!c) unresolvedQuery(arg, call);
-    if (!slot.replaceable) internalError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
+    if (!slot.replaceable) inputError("I3", "cannot replace pld.system.get_comm_ctx inside an attribute", call);
     replacements_.push_back({slot, *c});
     visited_.emplace(call, c);
 }
@@ -248,21 +247,21 @@ std::vector<CtxId> FunctionRewriter::appendContexts(pto_node call, std::string_v
     for (const DistParam& dist : callee.distParams) {
         size_t p = dist.index;
         if (p >= argCount)
-            internalError("I4",
-                          "call-like expression does not provide DistributedTensor arg at callee param index " +
-                              std::to_string(p),
-                          call);
+            inputError("I4",
+                       "call-like expression does not provide DistributedTensor arg at callee param index " +
+                           std::to_string(p),
+                       call);
         MaybeCtx c = ctxForArg(h_.child(call, PTO_FIELD_ARGS, p), call);
-        if (!c) internalError("I5", "expected DistributedTensor arg at callee param index " + std::to_string(p), call);
+        if (!c) inputError("I5", "expected DistributedTensor arg at callee param index " + std::to_string(p), call);
         all.push_back(*c);
     }
     int64_t directions = h_.attrListLength(call, "arg_directions");
     bool hasDirections = directions >= 0 || h_.hasAttr(call, "arg_directions");
     if (hasDirections && directions == 0)
-        internalError("B3",
-                      "arg_directions of the call to '" + std::string(op) + "' is empty, so it cannot describe the " +
-                          std::to_string(argCount + all.size()) + " args after adding contexts",
-                      call);
+        inputError("B3",
+                   "arg_directions of the call to '" + std::string(op) + "' is empty, so it cannot describe the " +
+                       std::to_string(argCount + all.size()) + " args after adding contexts",
+                   call);
     callEdits_.push_back({call, ctxArgs_.size(), all.size(), hasDirections});
     ctxArgs_.insert(ctxArgs_.end(), all.begin(), all.end());
     return all;
@@ -352,7 +351,7 @@ FunctionRewriter::Rebuilt FunctionRewriter::rebuildCall(pto_node call, pto_node_
     if (query && !hostOrch_) {
         // Replaced by the context of its argument; in a copy it already was, and stays so.
         if (h_.count(call, PTO_FIELD_ARGS) != 1)
-            internalError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
+            inputError("I1", "pld.system.get_comm_ctx expects exactly one argument", call);
         pto_node arg = h_.child(call, PTO_FIELD_ARGS, 0);
         if (!parentIsCopy) arg = rebuild(arg, false).node;
         MaybeCtx c = resolver_.lookupExisting(arg);
@@ -384,7 +383,7 @@ MaybeCtx FunctionRewriter::ctxForArg(pto_node arg, pto_node call) {
                       "locally.",
                   call);
     }
-    if (!prefixAllowed_) internalError("I3", "cannot synthesize get_comm_ctx prefix in this expression context", call);
+    if (!prefixAllowed_) inputError("I3", "cannot synthesize get_comm_ctx prefix in this expression context", call);
     syntheses_.push_back({isVarLike(h_, arg) ? autoNameBase(h_.name(arg)) : "dist", arg, call});
     return paramCtxCount_ + static_cast<CtxId>(syntheses_.size() - 1);
 }

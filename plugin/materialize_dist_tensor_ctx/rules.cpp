@@ -22,6 +22,7 @@ constexpr Rule kRules[] = {
     {"I3", "MaterializeDistTensorCtx/no-statement-for-query"},
     {"I4", "MaterializeDistTensorCtx/missing-dist-arg"},
     {"I5", "MaterializeDistTensorCtx/arg-not-dist"},
+    {"I6", "MaterializeDistTensorCtx/iter-arg-in-attribute"},
     {"B3", "MaterializeDistTensorCtx/empty-arg-directions"},
     {"W1", "MaterializeDistTensorCtx/already-materialized"},
 };

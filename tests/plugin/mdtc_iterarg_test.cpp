@@ -212,5 +212,36 @@ TEST_F(IterArgInit, ASharedCallIsRebuiltPerOccurrence) {
     EXPECT_EQ(elseCall->field(ir::K::args)->a->size, 2u);
 }
 
+// An IterArg whose init the pass rewrites, used inside an attribute (a dump_vars VarList), leaves its copy
+// nowhere to go: I6, which pypto calls internal; the input causes it, so here it is an error.
+TEST_F(IterArgInit, AnIterArgWhoseInitIsRewrittenUsedInsideAnAttributeIsAnInputError) {
+    Node* x = b.var("x", dist());
+    Node* i = b.var("i", b.scalar(21));
+    Node* acc = b.iterArg("acc", dist(), b.call("stage", {x}, dist(), {0}));
+    Node* v = b.var("v", dist());
+    Node* out = b.var("out", dist());
+    Node* use = view(x);
+    ir::Map* vars = doc.newMap(2);
+    ir::Array* listed = doc.newArray(1);
+    doc.push(*listed, ir::Value::ref(acc));
+    doc.set(*vars, ir::K::type, doc.newString("VarList"));
+    doc.set(*vars, ir::K::value, ir::Value::array(listed));
+    ir::Map* entry = doc.newMap(2);
+    doc.set(*entry, ir::K::key, doc.newString("dump_vars"));
+    doc.set(*entry, ir::K::value, ir::Value::map(vars));
+    ir::Array* attrs = doc.newArray(1);
+    doc.push(*attrs, ir::Value::map(entry));
+    doc.set(use->fields, ir::K::attrs, ir::Value::array(attrs));
+    Node* loop = b.forLoop(i, 2, {acc}, b.seq({b.assign(v, use), b.yield({acc})}), {out});
+    b.program({b.function("k", 1, {x}, b.seq({loop, b.ret()})), stage()});
+    const std::string f = failure();
+    EXPECT_EQ(ruleOf(f), "MaterializeDistTensorCtx/iter-arg-in-attribute") << f;
+    EXPECT_NE(f.find("|MaterializeDistTensorCtx: an IterArg whose init value this pass rewrites is used inside an "
+                     "attribute"),
+              std::string::npos)
+        << f;
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
+}
+
 }  // namespace
 }  // namespace ptoplug

@@ -224,6 +224,7 @@ TEST_F(Rules, QueryWithTwoArgsIsI1) {
                     b.seq({b.assign(ctx, b.opCall("pld.system.get_comm_ctx", {data, data}, ctxType())), b.ret()}))});
     std::string f = failure();
     EXPECT_EQ(ruleOf(f), "MaterializeDistTensorCtx/query-arity");
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
     EXPECT_NE(f.find("|MaterializeDistTensorCtx: pld.system.get_comm_ctx expects exactly one argument"),
               std::string::npos);
 }
@@ -244,6 +245,7 @@ TEST_F(Rules, EmptyArgDirectionsCannotDescribeTheNewArgs) {
     Node* body = b.seq({b.eval(b.call("kernel", {data}, none(), {})), b.ret()});
     b.program({b.function("kernel", 2, {p}, b.ret()), b.function("main", 1, {data}, body)});
     EXPECT_EQ(ruleOf(failure()), "MaterializeDistTensorCtx/empty-arg-directions");
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
 }
 
 // §5.4, §5.5, §7: host orchestration synthesizes one query per dist arg, before the statement; a lone
@@ -299,12 +301,13 @@ TEST_F(Rules, SynthesisOutsideAStatementIsI3) {
     b.program({b.function("count", 2, {p}, b.ret()), host});
     std::string f = failure();
     EXPECT_EQ(ruleOf(f), "MaterializeDistTensorCtx/no-statement-for-query");
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
     EXPECT_NE(f.find("cannot synthesize get_comm_ctx prefix in this expression context"), std::string::npos);
 }
 
 // §5.3 B / §12.3: a Submit whose args stop before a callee dist param is I4; a non-dist arg at a
-// dist index is I5.
-TEST_F(Rules, MissingOrNonDistArgsAtDistIndicesAreInternalErrors) {
+// dist index is I5. pypto calls them internal errors; the input causes them, so here they are errors.
+TEST_F(Rules, MissingOrNonDistArgsAtDistIndicesAreInputErrors) {
     Node* scratch = b.var("scratch", b.tensor({4}, false));
     Node* p = b.var("p", dist());
     Node* data = b.var("data", dist());
@@ -314,6 +317,7 @@ TEST_F(Rules, MissingOrNonDistArgsAtDistIndicesAreInternalErrors) {
     b.program({stage, b.function("main", 1, {data, t}, body)});
     std::string f = failure();
     EXPECT_EQ(ruleOf(f), "MaterializeDistTensorCtx/missing-dist-arg");
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
     EXPECT_NE(f.find("does not provide DistributedTensor arg at callee param index 1"), std::string::npos) << f;
 }
 
@@ -325,6 +329,7 @@ TEST_F(Rules, NonDistArgAtADistIndexIsI5) {
     b.program({b.function("kernel", 2, {p}, b.ret()), b.function("main", 1, {data, t}, body)});
     std::string f = failure();
     EXPECT_EQ(ruleOf(f), "MaterializeDistTensorCtx/arg-not-dist");
+    EXPECT_EQ(severity, PTO_SEVERITY_ERROR) << "the input's fault, not a bug";
     EXPECT_NE(f.find("expected DistributedTensor arg at callee param index 0"), std::string::npos) << f;
 }
 

@@ -38,6 +38,7 @@ protected:
         EXPECT_TRUE(o.failed());
         if (o.diagnostics.size() != 1) return "expected one diagnostic, got " + std::to_string(o.diagnostics.size());
         const host::Diagnostic& d = o.diagnostics[0];
+        severity = d.severity;
         return d.rule + "|" + std::to_string(d.line) + "|" + d.message;
     }
 
@@ -49,6 +50,7 @@ protected:
     ir::Value none() { return b.tuple({}); }
     ir::Value ctxType() { return b.singleton("CommCtxType"); }
 
+    pto_severity severity = PTO_SEVERITY_NOTE;  ///< of the diagnostic failure() returned
     ir::Document doc;
     IrBuilder b;
 };

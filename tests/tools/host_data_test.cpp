@@ -163,6 +163,28 @@ TEST(DataPrograms, APassThatRenamesOntoAnExistingNameFailsNamingIt) {
     EXPECT_EQ(test::readBytes(tmp / "out.json"), "old");
 }
 
+// A condition of MaterializeDistTensorCtx that pypto raises as internal but the input causes (here I1, a
+// query with two arguments) is the program's error: exit 1, pypto's message, no "report a bug".
+TEST(DataPrograms, AMalformedInputIsTheProgramsErrorNotAPassBug) {
+    TempDir tmp;
+    std::string text = test::readBytes(
+        test::dataDir() + "/pypto-unit/device_get_comm_ctx_is_replaced_by_materialized_context/before.json");
+    const std::string query =
+        R"("args":[{"ref":2}],"attrs":[],"kwargs":[],"op":{"is_global_var":false,"name":"pld.system.get_comm_ctx"})";
+    ASSERT_NE(text.find(query), std::string::npos);
+    text.replace(text.find(query), 18, R"("args":[{"ref":2},{"ref":2}])");
+    test::writeBytes(tmp / "in.json", text);
+    auto r = runProcess({test::kHost, "run", tmp / "in.json", "-o", tmp / "out.json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find(": error: MaterializeDistTensorCtx: pld.system.get_comm_ctx expects exactly one argument "
+                         "[MaterializeDistTensorCtx/query-arity]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("report"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
 // --- inputs ----------------------------------------------------------------------------------------
 
 std::vector<nlohmann::json> reportLines(const std::string& path) {
