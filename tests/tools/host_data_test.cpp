@@ -163,26 +163,44 @@ TEST(DataPrograms, APassThatRenamesOntoAnExistingNameFailsNamingIt) {
     EXPECT_EQ(test::readBytes(tmp / "out.json"), "old");
 }
 
-// A condition of MaterializeDistTensorCtx that pypto raises as internal but the input causes (here I1, a
-// query with two arguments) is the program's error: exit 1, pypto's message, no "report a bug".
-TEST(DataPrograms, AMalformedInputIsTheProgramsErrorNotAPassBug) {
-    TempDir tmp;
+// A program on which MaterializeDistTensorCtx fails with I1 (a query with two arguments), a condition pypto
+// raises as internal but the input causes; its spans name `sourceFile`.
+std::string queryWithTwoArguments(const std::string& sourceFile) {
     std::string text = test::readBytes(
         test::dataDir() + "/pypto-unit/device_get_comm_ctx_is_replaced_by_materialized_context/before.json");
     const std::string query =
         R"("args":[{"ref":2}],"attrs":[],"kwargs":[],"op":{"is_global_var":false,"name":"pld.system.get_comm_ctx"})";
-    ASSERT_NE(text.find(query), std::string::npos);
+    EXPECT_NE(text.find(query), std::string::npos);
     text.replace(text.find(query), 18, R"("args":[{"ref":2},{"ref":2}])");
-    test::writeBytes(tmp / "in.json", text);
+    const std::string file = "\"test_materialize_dist_tensor_ctx.py\"";
+    for (size_t at = text.find(file); at != std::string::npos; at = text.find(file, at + 1))
+        text.replace(at, file.size(), nlohmann::json(sourceFile).dump());
+    return text;
+}
+
+// Such a condition is the program's error: exit 1, pypto's message, no "report a bug".
+TEST(DataPrograms, AMalformedInputIsTheProgramsErrorNotAPassBug) {
+    TempDir tmp;
+    test::writeBytes(tmp / "in.json", queryWithTwoArguments("test.py"));
     auto r = runProcess({test::kHost, "run", tmp / "in.json", "-o", tmp / "out.json"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.err.find(": error: MaterializeDistTensorCtx: pld.system.get_comm_ctx expects exactly one argument "
-                         "[MaterializeDistTensorCtx/query-arity]"),
+    EXPECT_NE(r.err.find("test.py:804:19: error: MaterializeDistTensorCtx: pld.system.get_comm_ctx expects exactly "
+                         "one argument [MaterializeDistTensorCtx/query-arity]"),
               std::string::npos)
         << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("report"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(tmp / "out.json"));
+}
+
+// A span's file name comes from the input: shown escaped, and nothing after a NUL in it is lost.
+TEST(DataText, ASpansFileNameIsShownEscaped) {
+    TempDir tmp;
+    test::writeBytes(tmp / "in.json", queryWithTwoArguments("evil\0\x1b[2J\nname.py"s));
+    auto r = runProcess({test::kHost, "run", tmp / "in.json", "-o", tmp / "out.json"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.err.rfind("evil\\x00\\x1b[2J\\nname.py:804:19: error: MaterializeDistTensorCtx:", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
 }
 
 // --- inputs ----------------------------------------------------------------------------------------
