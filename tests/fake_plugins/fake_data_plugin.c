@@ -1,6 +1,7 @@
 /*
  * Plugins that misbehave with the program or with text rather than with the process, for the host's tests,
- * written from the public header alone, one fault per FAKE_* macro (each a pass "FakePass" of plugin "fake"):
+ * written from the public header alone, one fault per FAKE_* macro (each a pass "FakePass" of plugin "fake"),
+ * each doing nothing on a program named "innocent" (so that one file of a batch can trigger it):
  *   FAKE_FORGES_MESSAGE     a pass that fails with an error whose message holds a NUL, a newline, a terminal
  *                           escape and invalid UTF-8, then a line that looks like a batch summary
  *   FAKE_VERIFIER_WRITES    a harmless pass whose property verifier writes into the program through the
@@ -17,7 +18,16 @@ static const char kForged[] =
     "hidden after a NUL:\0 still here\n\x1b[2J\xff pto-host batch: 20 files, 20 ok, 0 failed\nthe end";
 #endif
 
+/* True unless the program is named "innocent". */
+static int triggered(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node program;
+    pto_string name;
+    return host->program(ctx, &program) != PTO_OK || host->node_name(ctx, program, &name) != PTO_OK || name.size != 8 ||
+           memcmp(name.data, "innocent", 8) != 0;
+}
+
 static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
+    if (!triggered(host, ctx)) return PTO_OK;
 #if defined(FAKE_FORGES_MESSAGE)
     pto_diagnostic d;
     memset(&d, 0, sizeof d);
@@ -49,6 +59,7 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
 static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     pto_node fn;
     pto_string name;
+    if (!triggered(host, ctx)) return PTO_OK;
     if (host->program_function_at(ctx, 0, &fn) != PTO_OK || host->node_name(ctx, fn, &name) != PTO_OK || name.size == 0)
         return PTO_ERR_INTERNAL;
     ((char*)name.data)[0] = '!';

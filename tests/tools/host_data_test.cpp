@@ -203,6 +203,56 @@ TEST(DataText, ASpansFileNameIsShownEscaped) {
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
 }
 
+// --- one file of a batch -------------------------------------------------------------------------
+
+struct DataFault {
+    std::string fault;
+    int exitCode;
+    std::string message;
+};
+void PrintTo(const DataFault& f, std::ostream* os) { *os << f.fault; }
+
+class OneFileOfABatch : public ::testing::TestWithParam<DataFault> {};
+
+// A 20-file batch at -j2 where one file triggers the fault (the fakes leave programs named "innocent"
+// alone): that file fails as in `run`, and every other output is byte for byte that of a clean run.
+TEST_P(OneFileOfABatch, FailsAloneAndEveryOtherOutputIsAsInACleanRun) {
+    const DataFault& f = GetParam();
+    TempDir tmp, in, clean, out;
+    ASSERT_EQ(runProcess({test::kGen, "2", tmp / "gen.json", "--format", "json"}).exitCode, 0);
+    nlohmann::json program = nlohmann::json::parse(test::readBytes(tmp / "gen.json"));
+    const std::string trigger = program.dump();
+    program["fields"]["name"] = "innocent";
+    for (int i = 0; i < 20; ++i)
+        test::writeBytes(in / ("p" + std::to_string(100 + i) + ".json"), i == 7 ? trigger : program.dump());
+    auto batch = [&](const std::string& outDir) {
+        return runProcess(hostWithFake(
+            tmp, f.fault, {"batch", in.path(), "--out-dir", outDir, "-j", "2", "--crash-reproducer", tmp / "crashes"}));
+    };
+    fs::remove(in / "p107.json");
+    ASSERT_EQ(batch(clean.path()).exitCode, 0);
+    test::writeBytes(in / "p107.json", trigger);
+    auto r = batch(out.path());
+    EXPECT_EQ(r.exitCode, f.exitCode) << r.err;
+    EXPECT_NE(r.err.find(f.message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\npto-host batch: 20 files, 19 ok, 1 failed\n"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out / "p107.json"));
+    for (int i = 0; i < 20; ++i) {
+        if (i == 7) continue;
+        const std::string name = "p" + std::to_string(100 + i) + ".json";
+        EXPECT_TRUE(test::readBytes(out / name) == test::readBytes(clean / name)) << name;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, OneFileOfABatch,
+    ::testing::Values(DataFault{"forges_message", 1, "p107.json: error: hidden after a NUL:\\x00 still here\\n"},
+                      DataFault{"verifier_writes", 5,
+                                "p107.json: error: crashed with SIGSEGV (Segmentation fault) in the verifier of "
+                                "property 'FakeProperty'"},
+                      DataFault{"duplicates_name", 5, "left invalid IR: Duplicate function name"}),
+    [](const auto& info) { return info.param.fault; });
+
 // --- inputs ----------------------------------------------------------------------------------------
 
 std::vector<nlohmann::json> reportLines(const std::string& path) {
