@@ -12,9 +12,7 @@
 #include <thread>
 
 #include "io/subprocess.h"
-#include "support/fixtures.h"
-#include "support/paths.h"
-#include "support/process.h"
+#include "support/fake_plugins.h"
 
 namespace ptoplug {
 namespace {
@@ -23,31 +21,14 @@ namespace fs = std::filesystem;
 using test::runProcess;
 using test::TempDir;
 
-using test::kFakes;
 using test::kGen;
 using test::kHost;
 
-// A program with calls that carry arg_directions and a SeqStmts body (what the fakes poke at).
-std::string input() {
-    return (fs::path(test::dataDir()) / "pypto-unit" / "buffer_aliasing_view_inherits_source_context" / "before.json")
-        .string();
-}
-
-std::string library(const std::string& fault) { return kFakes + "/libfake_" + fault + ".so"; }
-
-// The manifest of fake plugin `fault`, placed after ConvertToSSA; written into `dir`.
-std::string fakeManifest(const TempDir& dir, const std::string& fault) {
-    std::string path = dir / (fault + ".manifest.json");
-    test::writeBytes(path,
-                     R"({"file_format_version": 2, "library": ")" + library(fault) +
-                         R"(", "passes": [{"name": "FakePass", "placement": {"after": {"pass": "ConvertToSSA"}}}]})");
-    return path;
-}
-
+using test::fakeManifest;
+std::string input() { return test::fakesInput(); }
+std::string library(const std::string& fault) { return test::fakeLibrary(fault); }
 std::vector<std::string> withFake(const TempDir& dir, const std::string& fault, std::vector<std::string> rest) {
-    std::vector<std::string> args = {kHost, "--no-default-plugins", "--plugin", fakeManifest(dir, fault)};
-    args.insert(args.end(), rest.begin(), rest.end());
-    return args;
+    return test::hostWithFake(dir, fault, std::move(rest));
 }
 
 std::vector<std::string> filesIn(const std::string& dir) {
