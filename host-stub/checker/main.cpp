@@ -15,6 +15,7 @@
 
 #include "abi_host/options.h"
 #include "abi_host/runner.h"
+#include "base/printable.h"
 #include "base/process_state.h"
 #include "checker/elf_symbols.h"
 #include "checker/emit_manifest.h"
@@ -41,12 +42,13 @@ class Report {
 public:
     explicit Report(std::string plugin) : plugin_(std::move(plugin)) {}
     void add(const std::string& check, const Outcome& o) {
+        // The detail may carry the plugin's own text (a diagnostic's message): one line, every byte shown.
         std::printf("%s  %s%s%s\n", o.ok ? "PASS" : "FAIL", check.c_str(), o.detail.empty() ? "" : ": ",
-                    o.detail.c_str());
+                    printable(o.detail).c_str());
         (o.ok ? passed_ : failed_)++;
     }
     int finish() const {
-        std::printf("%s: %d passed, %d failed\n", plugin_.c_str(), passed_, failed_);
+        std::printf("%s: %d passed, %d failed\n", printable(plugin_).c_str(), passed_, failed_);
         return failed_ == 0 ? 0 : 1;
     }
 
@@ -226,7 +228,7 @@ int main(int argc, char** argv) try {
     if (corpus.empty()) corpus = defaultCorpus();
 
     Report report(path);
-    std::printf("pto-plugin-check %s (host ABI %d.%d)\n", path.c_str(), PTO_ABI_MAJOR, PTO_ABI_MINOR);
+    std::printf("pto-plugin-check %s (host ABI %d.%d)\n", printable(path).c_str(), PTO_ABI_MAJOR, PTO_ABI_MINOR);
 
     // A manifest: checked first, then its library is checked like any plugin.
     std::string manifestPath;

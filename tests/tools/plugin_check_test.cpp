@@ -2,6 +2,7 @@
 // message that names the file and the broken rule.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -86,6 +87,18 @@ TEST(PluginCheck, APluginsOutputStaysOutOfTheReport) {
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_EQ(r.out.find("FakePass was here"), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("FakePass was here"), std::string::npos) << r.err;
+}
+
+// The report is one line per check whatever the plugin's path holds: its bytes are shown escaped.
+TEST(PluginCheck, APathWithControlBytesIsShownEscaped) {
+    test::TempDir dir;
+    const std::string odd = dir / "odd\n\x1b[2Jname.so";
+    std::filesystem::copy_file(kFakes + "/libcount_calls.so", odd);
+    auto r = test::runProcess({kCheck, odd});
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("odd\\n\\x1b[2Jname.so (host ABI"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("odd\\n\\x1b[2Jname.so: "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
 }
 
 }  // namespace
