@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/printable.h"
 #include "ir/number_format.h"
 
 namespace ptoplug::ir {
@@ -94,7 +95,7 @@ public:
         if (root.isNode() && root.n->type == K::Program)
             program(*root.n);
         else
-            out_ += expr(root) + "\n";
+            line(0, expr(root));
         return std::move(out_);
     }
 
@@ -111,9 +112,11 @@ private:
     }
     std::string typeName(const Node& n) const { return std::string(doc_.keys().name(n.type)); }
 
+    // One line whatever the program's strings hold (a name, a comment): what a terminal would act on is shown
+    // escaped (base/printable.h), as the printed program goes to stderr with --print-ir-*.
     void line(int indent, const std::string& text) {
         out_.append(static_cast<size_t>(indent) * 4, ' ');
-        out_ += text;
+        out_ += printable(text);
         out_ += '\n';
     }
 

@@ -35,5 +35,22 @@ TEST_P(PrinterGolden, JsonAndMessagePackPrintTheSame) {
 INSTANTIATE_TEST_SUITE_P(Fixtures, PrinterGolden, ::testing::ValuesIn(test::allFixtures()),
                          [](const auto& info) { return test::testName(info.param.name); });
 
+// A program's strings cannot make lines of their own or drive the terminal the text goes to (stderr, with
+// --print-ir-*): a name with control bytes is shown escaped, on its one line.
+TEST(Printer, NamesWithControlBytesStayOnTheirLine) {
+    const test::Fixture& f = test::fixtureNamed("materialized_comm_ctx_param_name_avoids_existing_local/before");
+    std::string json = f.json;
+    const std::string name = "\"name\":\"kernel\"";
+    ASSERT_NE(json.find(name), std::string::npos);
+    const std::string odd = R"("name":"ker\n\u001b[2Jnel")";
+    for (size_t at = json.find(name); at != std::string::npos; at = json.find(name, at + odd.size()))
+        json.replace(at, name.size(), odd);
+    auto doc = readDocument(json, Format::Json, "odd.json");
+    ASSERT_TRUE(doc.ok()) << doc.error().format();
+    const std::string text = printProgram(**doc);
+    EXPECT_NE(text.find("    def ker\\n\\x1b[2Jnel("), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace ptoplug::ir
