@@ -197,58 +197,6 @@ std::optional<RuleBreak> scalarTypeRules(const Document& doc, const Node& n) {
         "a constant or an arithmetic, comparison or logical operator has a ScalarType");
 }
 
-// --- attrs -------------------------------------------------------------------------------------------
-
-// One attr's value as pypto's kwargs reader takes it: a plain value, or a map it knows the tag of (a tag it
-// does not know stays accepted: docs/ir_format.md §11.3).
-std::optional<RuleBreak> attrValueRules(const Value& value, std::string_view key) {
-    switch (value.kind) {
-        case Kind::Bool:
-        case Kind::F64:
-        case Kind::F32:
-        case Kind::Str: return std::nullopt;
-        case Kind::UInt:
-        case Kind::Int:
-            if (value.kind == Kind::UInt ? value.u > INT32_MAX : value.i < INT32_MIN)
-                return broken(&value, "attr " + quoted(key) + " holds an integer out of the range of an int",
-                              "pypto reads a plain integer attr as a 32-bit int");
-            return std::nullopt;
-        case Kind::Map: break;
-        default:
-            return broken(&value, "Invalid kwarg type for key: " + std::string(key),
-                          "an attr value is a boolean, number, string or tagged map (docs/ir_format.md §5)");
-    }
-    const Value* tag = value.m->find(K::type);
-    if (!tag || tag->kind != Kind::Str) return std::nullopt;
-    const std::string_view t = tag->strView();
-    const Names names = t == "TensorLayout"  ? Names(kTensorLayouts)
-                        : t == "TileLayout"  ? Names(kTileLayouts)
-                        : t == "MemorySpace" ? Names(kMemorySpaces)
-                        : t == "PadValue"    ? Names(kPadValues)
-                                             : Names();
-    if (names.empty()) return std::nullopt;
-    const Value* name = value.m->find(K::value);
-    if (!name || name->kind != Kind::Str || name->strView().empty())
-        return broken(&value, "Missing 'value' field for " + std::string(t) + " kwarg: " + std::string(key),
-                      "give the " + std::string(t) + " by name");
-    if (!oneOf(name->strView(), names))
-        return broken(
-            name, "Unknown " + std::string(t) + ": " + std::string(name->strView()) + " for kwarg: " + std::string(key),
-            "see docs/ir_format.md §5 for the names");
-    return std::nullopt;
-}
-
-std::optional<RuleBreak> attrsRules(const Value* attrs) {
-    if (!attrs || attrs->kind != Kind::Array) return std::nullopt;
-    for (const Value& entry : *attrs->a) {
-        const Value* key = entry.kind == Kind::Map ? entry.m->find(K::key) : nullptr;
-        const Value* value = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
-        if (!key || key->kind != Kind::Str || !value) continue;  // the schema's to report
-        if (auto b = attrValueRules(*value, key->strView())) return b;
-    }
-    return std::nullopt;
-}
-
 // --- inline parts of types ---------------------------------------------------------------------------
 
 // A string of a TensorView or TileView map, when present, is one pypto knows.
@@ -297,7 +245,6 @@ std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node) {
             if (auto b = argDirectionsRules(doc, node)) return b;
             if (node.type == K::Submit)
                 if (auto b = submitRules(node)) return b;
-            if (auto b = attrsRules(node.field(K::kwargs))) return b;
             break;
         case K::TupleGetItemExpr: return tupleGetItemRules(node);
         case K::ConstInt:
@@ -322,13 +269,50 @@ std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node) {
             if (isBinaryOpType(node.type) || isUnaryOpType(node.type)) return scalarTypeRules(doc, node);
             break;
     }
-    if (schemaFor(node.type)) return attrsRules(node.field(K::attrs));
     return std::nullopt;
 }
 
-std::optional<RuleBreak> checkTypeRules(const Document&, const Value& type) {
-    if (type.kind != Kind::Map) return std::nullopt;
-    const std::string_view kind = typeKindOf(type);
+std::optional<RuleBreak> checkAttrRules(const Value& value, std::string_view key) {
+    switch (value.kind) {
+        case Kind::Bool:
+        case Kind::F64:
+        case Kind::F32:
+        case Kind::Str: return std::nullopt;
+        case Kind::UInt:
+        case Kind::Int:
+            if (value.kind == Kind::UInt ? value.u > INT32_MAX : value.i < INT32_MIN)
+                return broken(&value, "attr " + quoted(key) + " holds an integer out of the range of an int",
+                              "pypto reads a plain integer attr as a 32-bit int");
+            return std::nullopt;
+        case Kind::Map: break;
+        default:
+            return broken(&value, "Invalid kwarg type for key: " + std::string(key),
+                          "an attr value is a boolean, number, string or tagged map (docs/ir_format.md §5)");
+    }
+    const Value* tag = value.m->find(K::type);
+    if (!tag || tag->kind != Kind::Str) return std::nullopt;
+    const std::string_view t = tag->strView();
+    const Names names = t == "TensorLayout"  ? Names(kTensorLayouts)
+                        : t == "TileLayout"  ? Names(kTileLayouts)
+                        : t == "MemorySpace" ? Names(kMemorySpaces)
+                        : t == "PadValue"    ? Names(kPadValues)
+                                             : Names();
+    if (names.empty()) return std::nullopt;
+    const Value* name = value.m->find(K::value);
+    if (!name || name->kind != Kind::Str || name->strView().empty())
+        return broken(&value, "Missing 'value' field for " + std::string(t) + " kwarg: " + std::string(key),
+                      "give the " + std::string(t) + " by name");
+    if (!oneOf(name->strView(), names))
+        return broken(
+            name, "Unknown " + std::string(t) + ": " + std::string(name->strView()) + " for kwarg: " + std::string(key),
+            "see docs/ir_format.md §5 for the names");
+    return std::nullopt;
+}
+
+std::optional<RuleBreak> checkTypeRules(const Value& type, std::string_view kind) {
+    // By length and first letter before any comparison: a program has a type map for every variable,
+    // constant and call, nearly all of them ScalarType.
+    if (type.kind != Kind::Map || kind.size() < 8 || kind[0] == 'S') return std::nullopt;
     if (kind == "ArrayType") {
         const Value* shape = type.m->find(K::shape);
         const size_t rank = shape && shape->kind == Kind::Array ? shape->a->size : 0;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "ir/document.h"
 
@@ -23,8 +24,12 @@ struct RuleBreak {
 /// read only as far as its `type` (a tuple's), and only where that is well formed.
 std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node);
 
-/// The rules on one type map, its keys' kinds already checked.
-std::optional<RuleBreak> checkTypeRules(const Document& doc, const Value& type);
+/// The rules on one type map of kind `typeKind`, its keys' kinds already checked.
+std::optional<RuleBreak> checkTypeRules(const Value& type, std::string_view typeKind);
+
+/// The rules on the value of one attr (or kwarg) named `key`, its entry's shape already checked: what
+/// pypto's kwargs reader takes (a tag it does not know stays accepted: docs/ir_format.md §11.3).
+std::optional<RuleBreak> checkAttrRules(const Value& value, std::string_view key);
 
 /// The rules on a program as a whole (a document whose root is a Program): its functions are named once
 /// each, non-empty, with the key of each entry naming its Function. The nodes' own rules are checked already.

@@ -432,7 +432,7 @@ private:
             }
         }
         if (failed_) return;
-        if (auto broken = checkTypeRules(doc_, v)) failAt(broken->where, broken->message, broken->hint);
+        if (auto broken = checkTypeRules(v, kind->strView())) failAt(broken->where, broken->message, broken->hint);
     }
 
     void checkAttrs(const Value& v, const Where& where) {
@@ -448,6 +448,9 @@ private:
             if (key->kind != Kind::Str) return expected(*key, "", Where::member(where, "key"), "a string");
             Where at = Where::attr(where, key->strView());
             if (value->kind == Kind::Map) checkTaggedValue(*value, at);
+            if (failed_) return;
+            if (auto broken = checkAttrRules(*value, key->strView()))
+                return failAt(broken->where, broken->message, broken->hint);
         }
     }
 
