@@ -43,21 +43,29 @@ std::string sha256Of(std::string_view bytes) {
     return sha.hex();
 }
 
+std::string sha256OfDescriptor(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return {};
+    Sha256 sha;
+    char buffer[1 << 16];
+    off_t at = 0;
+    for (ssize_t n = 0; (n = ::pread(fd, buffer, sizeof buffer, at)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return {};
+        sha.add(buffer, static_cast<size_t>(n));
+        at += n;
+    }
+    return sha.hex();
+}
+
 std::string sha256OfFile(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return {};
-    Sha256 sha;
-    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);  // not replaced since it was looked at
-    char buffer[1 << 16];
-    for (ssize_t n = 0; ok && (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        ok = n > 0;
-        if (ok) sha.add(buffer, static_cast<size_t>(n));
-    }
+    std::string hex = sha256OfDescriptor(fd);  // checks again that it was not replaced since it was looked at
     ::close(fd);
-    return ok ? sha.hex() : std::string();
+    return hex;
 }
 
 }  // namespace ptoplug::io

@@ -4,12 +4,25 @@
 #include "base/process_state.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <set>
+#include <utility>
 
 namespace ptoplug::host {
 namespace {
+
+std::string procName(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// dlerror's text names the library by the name it was opened with: show the user's path instead.
+std::string withPath(std::string text, const std::string& name, const std::string& path) {
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + path.size()))
+        text.replace(at, name.size(), path);
+    return text;
+}
 
 std::string range(uint32_t major, uint32_t minMinor, uint32_t maxMinor) {
     return std::to_string(major) + "." + std::to_string(minMinor) + ".." + std::to_string(major) + "." +
@@ -56,8 +69,47 @@ std::string checkDescriptor(const pto_plugin_desc& d) {
 
 }  // namespace
 
+Expected<LibraryFile> LibraryFile::open(const std::string& path) {
+    const std::string hint = "check that the file exists and is a shared object for this machine";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return fileError(path, std::string("cannot load plugin: cannot open it: ") + std::strerror(errno), hint);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return fileError(path, "cannot load plugin: not a regular file", hint);
+    }
+    return LibraryFile(path, fd);
+}
+
+LibraryFile::LibraryFile(LibraryFile&& other) noexcept
+    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)) {}
+
+LibraryFile& LibraryFile::operator=(LibraryFile&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        path_ = std::move(other.path_);
+        fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+}
+
+LibraryFile::~LibraryFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+int LibraryFile::release() { return std::exchange(fd_, -1); }
+
 LoadedPlugin::~LoadedPlugin() {
     if (handle_) dlclose(handle_);
+    if (fd_ < 0) return;
+    // The loader finds a library already loaded by its name first: while this one stays mapped (a library
+    // with unique symbols is never unloaded), its /proc/self/fd/N must not come to name another file.
+    if (void* still = dlopen(procName(fd_).c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+        dlclose(still);
+        return;
+    }
+    ::close(fd_);
 }
 
 const pto_pass_desc* LoadedPlugin::pass(const std::string& name) const {
@@ -73,19 +125,28 @@ const pto_verifier_desc* LoadedPlugin::verifier(const std::string& property) con
 }
 
 Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor, uint32_t hostMinor) {
-    // A path without a slash would make dlopen search the library path: never search.
-    std::string explicitPath = path.find('/') == std::string::npos ? "./" + path : path;
+    auto file = LibraryFile::open(path);
+    if (!file) return file.error();
+    return loadPlugin(std::move(*file), hostMajor, hostMinor);
+}
+
+Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(LibraryFile file, uint32_t hostMajor, uint32_t hostMinor) {
+    const std::string path = file.path();
+    std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
+    plugin->path_ = path;
+    plugin->fd_ = file.release();
+    // The open file itself, never its path again: a library replaced since it was opened (and hashed)
+    // is not the one loaded. The name also never makes dlopen search the library path.
+    const std::string name = procName(plugin->fd_);
     ProcessStateGuard keep;  // the library's constructors and its entry point are plugin code
-    void* handle = dlopen(explicitPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char* err = dlerror();
-        return fileError(path, std::string("cannot load plugin: ") + (err ? err : "unknown dlopen error"),
+        return fileError(path, "cannot load plugin: " + withPath(err ? err : "unknown dlopen error", name, path),
                          "check that the file exists, is a shared object for this machine, and that its "
                          "dependencies resolve (ldd)");
     }
-    std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
     plugin->handle_ = handle;
-    plugin->path_ = path;
     dlerror();
     void* sym = dlsym(handle, PTO_PLUGIN_ENTRY_NAME);
     if (!sym)

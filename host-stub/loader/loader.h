@@ -1,4 +1,5 @@
-// Loading plugin shared objects: dlopen on an explicit path, the one entry symbol, ABI negotiation.
+// Loading plugin shared objects: the library opened once (what is hashed is what is loaded), dlopen of that
+// open file, the one entry symbol, ABI negotiation.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,29 @@
 #include "ptoplug/abi.h"
 
 namespace ptoplug::host {
+
+/// A plugin library opened for reading, not yet loaded: its manifest's sha256 is checked on this descriptor,
+/// and loadPlugin loads this same open file (never the path again, which may name another file by then).
+class LibraryFile {
+public:
+    /// Opens `path` (never searched for: relative to the working directory); a regular file only.
+    static Expected<LibraryFile> open(const std::string& path);
+    LibraryFile(LibraryFile&& other) noexcept;
+    LibraryFile& operator=(LibraryFile&& other) noexcept;
+    LibraryFile(const LibraryFile&) = delete;
+    LibraryFile& operator=(const LibraryFile&) = delete;
+    ~LibraryFile();
+
+    const std::string& path() const { return path_; }
+    int fd() const { return fd_; }
+    /// Gives up the descriptor (-1 left behind).
+    int release();
+
+private:
+    LibraryFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+    std::string path_;
+    int fd_ = -1;
+};
 
 /// A loaded plugin. It stays loaded as long as this object lives (the whole run, in pto-host).
 class LoadedPlugin {
@@ -25,17 +49,21 @@ public:
     const pto_verifier_desc* verifier(const std::string& property) const;
 
 private:
-    friend Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string&, uint32_t, uint32_t);
+    friend Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(LibraryFile, uint32_t, uint32_t);
     LoadedPlugin() = default;
     std::string path_;
+    int fd_ = -1;  ///< the library's open file, dlopened as /proc/self/fd/N: kept while that name is in use
     void* handle_ = nullptr;
     const pto_plugin_desc* desc_ = nullptr;
     uint32_t minor_ = 0;
 };
 
-/// Loads the plugin at `path` (never searched for: relative paths are relative to the working
-/// directory) as a host of ABI `hostMajor`.`hostMinor`, and checks its descriptor: sizes, names,
-/// function slots, version range. Every error names the file, the broken rule and what to do.
+/// Loads the open library `file` (through /proc/self/fd, so the file opened is the file loaded) as a host of
+/// ABI `hostMajor`.`hostMinor`, and checks its descriptor: sizes, names, function slots, version range.
+/// Every error names the file, the broken rule and what to do.
+Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(LibraryFile file, uint32_t hostMajor = PTO_ABI_MAJOR,
+                                                   uint32_t hostMinor = PTO_ABI_MINOR);
+/// LibraryFile::open, then the above.
 Expected<std::shared_ptr<LoadedPlugin>> loadPlugin(const std::string& path, uint32_t hostMajor = PTO_ABI_MAJOR,
                                                    uint32_t hostMinor = PTO_ABI_MINOR);
 

@@ -39,8 +39,14 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     if (!manifest) return manifest.error();
     Manifest& m = *manifest;
     const std::string hint = "rebuild the plugin, or update its manifest to match it";
+    auto library = LibraryFile::open(m.library);
+    if (!library) {
+        library.error().message += " (declared by manifest " + manifestPath + ")";
+        return library.error();
+    }
     if (m.sha256) {
-        std::string actual = io::sha256OfFile(m.library);
+        // Of the open file that is then loaded: a library replaced after this check is not the one loaded.
+        std::string actual = io::sha256OfDescriptor(library->fd());
         if (actual.empty())
             return fileError(manifestPath, "cannot read plugin library " + m.library,
                              "the library path is relative to the manifest's folder");
@@ -49,7 +55,7 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
                              "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
                              "the library changed since the manifest was written: " + hint);
     }
-    auto loaded = loadPlugin(m.library);
+    auto loaded = loadPlugin(std::move(*library));
     if (!loaded) {
         loaded.error().message += " (declared by manifest " + manifestPath + ")";
         return loaded.error();
