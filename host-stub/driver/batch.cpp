@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <limits>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -86,6 +87,9 @@ std::string reportLine(const BatchItem& item, const char* status, int exitCode, 
 }
 
 // --- workers ------------------------------------------------------------------------------------
+
+// A worker's exit code when it ends on purpose (WorkerProgress::retired).
+constexpr int kExitWorkerRetired = 75;
 
 WorkerProgress* gWorkerProgress = nullptr;
 
@@ -164,6 +168,13 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             progress.channelLost.store(1);
             return kExitInternal;
         }
+        if (processStateLost()) {
+            // Plugin code left threads, timers, children or another session (that file failed for it):
+            // none of it may reach the next file. End with everything this worker started.
+            io::endDescendants();
+            progress.retired.store(1);
+            return kExitWorkerRetired;
+        }
     }
     return 0;
 }
@@ -174,6 +185,9 @@ struct Worker {
     std::deque<size_t> queue;  ///< items sent and not yet answered, in order; the front is in progress
     std::string buffer;
 };
+
+// How long a worker whose files are all answered may take to end before it is killed.
+constexpr double kWorkerEndSeconds = 2;
 
 // Two items in flight per worker, so that a worker never idles while the parent answers.
 constexpr size_t kDepth = 2;
@@ -263,7 +277,14 @@ public:
             if (gInterruptSignal) return interrupted();
         }
         for (Worker& w : workers_)
-            if (w.child) w.child->wait();
+            if (w.child) {
+                // Every file answered: the worker ends (a retiring one ends what plugin code left first), then
+                // whatever is left in its group is ended with it.
+                w.child->closeIn();
+                w.child->awaitEnd(kWorkerEndSeconds);
+                w.child->killGroup(SIGKILL);
+                w.child->wait();
+            }
         if (progressLine_) std::fputs("\r\033[K", stderr);
         if (isolation_.summary) summary();
         if (!writeReport()) return std::max(worst_, int{kExitOutput});
@@ -289,10 +310,14 @@ private:
         progress.documentReadOnly.store(0);
         progress.writerCrashed.store(0);
         progress.channelLost.store(0);
+        progress.retired.store(0);
         io::ChildOptions childOptions;
         childOptions.ignoreInterrupts = true;
         childOptions.memoryLimitMiB = isolation_.memoryLimitMiB;
         childOptions.keepStdin = readsStdin_;
+        // Its own process group, so that what plugin code starts ends with it; not when it reads a terminal,
+        // which only the foreground group may.
+        childOptions.ownGroup = !(readsStdin_ && ::isatty(STDIN_FILENO));
         w.child = io::Child::fork(
             [&](int in, int out) {
                 // The other workers' pipe ends must not stay open here, or they would never see end-of-file.
@@ -307,8 +332,29 @@ private:
         return w.child.has_value();
     }
 
+    // A worker that retired (WorkerProgress::retired) answered for every file it started: the others go
+    // back to the queue, and a fresh worker takes its place.
+    bool replace(Worker& w) {
+        pending_.insert(pending_.begin(), w.queue.begin(), w.queue.end());
+        w.queue.clear();
+        w.buffer.clear();
+        if (pending_.empty()) {
+            w.child.reset();
+            return true;
+        }
+        return spawn(w);
+    }
+
     void assign(Worker& w, size_t depth = kDepth) {
         if (!w.child) return;
+        if (w.queue.empty() && (*board_)[w.slot].retired.load() != 0) {
+            // Not polled while idle: it is replaced here, before it is given a file, once it has ended
+            // what plugin code left.
+            w.child->awaitEnd(kWorkerEndSeconds);
+            w.child->killGroup(SIGKILL);
+            w.child->wait();
+            if (!replace(w)) return;
+        }
         while (w.queue.size() < depth && !pending_.empty()) {
             auto index = static_cast<uint32_t>(pending_.front());
             if (!io::writeAll(w.child->in(), &index, sizeof index)) return;
@@ -382,10 +428,20 @@ private:
     // had not started back, replace the worker.
     bool bury(Worker& w, bool timedOut) {
         const WorkerProgress& progress = (*board_)[w.slot];
+        // Its channel ended: the worker itself may still run (plugin code closed the channel and went on),
+        // for at most the rest of its file's time. Then it ends with whatever is left in its group.
+        if (!timedOut) {
+            const double left = timeoutNs_ > 0
+                                    ? static_cast<double>(progress.itemStartNs.load() + timeoutNs_ - nowNs()) / 1e9
+                                    : std::numeric_limits<double>::infinity();
+            timedOut = !w.child->awaitEnd(std::max(left, kWorkerEndSeconds));
+        }
         const Phase phase = progress.currentPhase();
         const int stage = progress.stage, property = progress.property;
         const pid_t pid = w.child->pid();
+        w.child->killGroup(SIGKILL);
         const io::ChildEnd end = w.child->wait();
+        if (!timedOut && progress.retired.load() != 0 && end.exitedWith(kExitWorkerRetired)) return replace(w);
         const BatchItem& item = items_[w.queue.front()];
         ::unlink(io::temporaryPathFor(item.output, pid).c_str());
         w.queue.pop_front();
@@ -455,6 +511,7 @@ private:
     int interrupted() {
         for (Worker& w : workers_) {
             if (!w.child) continue;
+            w.child->killGroup(SIGKILL);
             w.child->kill(SIGKILL);
             pid_t pid = w.child->pid();
             w.child->wait();

@@ -33,6 +33,9 @@ struct WorkerProgress {
     std::atomic<uint32_t> writerCrashed{0};     ///< a fatal signal hit the output writer's thread (fatal_signals.h)
     std::atomic<uint32_t> channelLost{0};       ///< the worker could not send its report: plugin code closed its pipe
     std::atomic<uint32_t> documentReadOnly{0};  ///< the program is read-only (a verifier runs): a write faults
+    /// The worker ended on purpose after answering for its file: plugin code left what the host cannot put
+    /// back (base/process_state.h), so it takes no more files; those it was given go to a fresh worker.
+    std::atomic<uint32_t> retired{0};
     /// The SHA-256 (hex) of the input's bytes as read, for the report of a file whose worker dies; read by
     /// the parent only once the worker is gone.
     char inputSha256[65] = {};

@@ -1,5 +1,6 @@
 #include "io/subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,7 +12,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <utility>
 
 namespace ptoplug::io {
@@ -36,6 +39,10 @@ void setUpChild(pid_t parent, const ChildOptions& options) {
             ::dup2(null, STDIN_FILENO);
             ::close(null);
         }
+    if (options.ownGroup) {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    }
     if (options.memoryLimitMiB > 0) {
         rlimit limit{};
         limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(options.memoryLimitMiB) << 20;
@@ -69,6 +76,38 @@ std::string ChildEnd::describe() const {
         case How::Unknown: break;
     }
     return "an unknown end";
+}
+
+bool endDescendants() {
+    const pid_t self = ::getpid();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        siginfo_t info{};
+        if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return true;  // ECHILD: none left
+        if (secondsSince(t0) > 1) return false;
+        if (DIR* proc = ::opendir("/proc")) {
+            while (const dirent* e = ::readdir(proc)) {
+                const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
+                if (pid <= 0) continue;
+                char path[64], stat[512];
+                std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+                const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0) continue;
+                const ssize_t n = ::read(fd, stat, sizeof stat - 1);
+                ::close(fd);
+                if (n <= 0) continue;
+                stat[n] = '\0';
+                const char* end = std::strrchr(stat, ')');  // past the name, which may hold anything
+                int parent = 0;
+                if (end && std::sscanf(end + 1, " %*c %d", &parent) == 1 && parent == self) ::kill(pid, SIGKILL);
+            }
+            ::closedir(proc);
+        }
+        const timespec ms{0, 1000000};
+        ::nanosleep(&ms, nullptr);
+    }
 }
 
 bool writeAll(int fd, const void* data, size_t size) {
@@ -116,6 +155,7 @@ std::optional<Child> Child::fork(const std::function<int(int in, int out)>& body
     }
     ::close(down[0]);
     ::close(up[1]);
+    if (pid > 0 && options.ownGroup) ::setpgid(pid, pid);  // also here: killGroup may come before the child's
     if (pid < 0) {
         ::close(down[1]);
         ::close(up[0]);
@@ -173,6 +213,23 @@ void Child::closeIn() { closeFd(in_); }
 
 void Child::kill(int sig) const {
     if (pid_ > 0) ::kill(pid_, sig);
+}
+
+bool Child::awaitEnd(double seconds) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        siginfo_t info{};
+        if (pid_ <= 0 || ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return true;
+        if (info.si_pid == pid_) return true;
+        const double waited = secondsSince(t0);
+        if (waited > seconds) return false;
+        const timespec pause{0, waited < 0.1 ? 1000000 : 10000000};  // 1 ms at first, then 10 ms
+        ::nanosleep(&pause, nullptr);
+    }
+}
+
+void Child::killGroup(int sig) const {
+    if (pid_ > 0) ::kill(-pid_, sig);
 }
 
 ChildEnd Child::wait() {

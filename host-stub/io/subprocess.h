@@ -35,6 +35,10 @@ struct ChildOptions {
     /// The child shares the parent's stdin (it reads an input "-"). Otherwise its stdin is /dev/null:
     /// plugin code reading stdin must not wait on a terminal or take the data of a pipeline.
     bool keepStdin = false;
+    /// The child leads a process group of its own (its descendants start in it: Child::killGroup ends them
+    /// all) and is a subreaper (PR_SET_CHILD_SUBREAPER: a descendant whose parent ends, even one in a new
+    /// session, becomes its child, where endDescendants finds it).
+    bool ownGroup = false;
 };
 
 /// A forked child with a pipe each way. It dies with its parent (PR_SET_PDEATHSIG), so a killed host
@@ -58,6 +62,12 @@ public:
     int out() const { return out_; }  ///< read end of the child's output pipe (-1 once closed)
     void closeIn();
     void kill(int sig) const;
+    /// Sends `sig` to the child's process group (ChildOptions::ownGroup), the child included; call it before
+    /// wait(), while the child's pid, and so its group's, cannot be reused.
+    void killGroup(int sig) const;
+    /// Waits up to `seconds` for the child to end, without reaping it (its pid, and its group's, stay taken:
+    /// killGroup can follow); true if it ended.
+    bool awaitEnd(double seconds) const;
     /// Closes the pipes, waits for the child and reports how it ended.
     ChildEnd wait();
 
@@ -90,6 +100,11 @@ struct CommandResult {
     int exitCode() const { return end.how == ChildEnd::How::Exited ? end.status : -1; }
 };
 CommandResult runCommand(const std::vector<std::string>& argv, const std::string& input = {});
+
+/// Kills (SIGKILL) and reaps every child of this process, and every process that becomes its child meanwhile
+/// (a subreaper's orphaned descendants), found through /proc, until none is left; false if some are still there
+/// after about a second.
+bool endDescendants();
 
 /// write(2) of all of `size` bytes, retrying on EINTR and short writes; false on failure (errno set).
 bool writeAll(int fd, const void* data, size_t size);

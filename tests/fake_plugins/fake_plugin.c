@@ -24,8 +24,8 @@
  *   FAKE_BREAKS_DIRECTIONS    a pass that adds an arg direction without an arg (invalid IR), succeeds
  *   FAKE_TRUNCATES_INPUT      a pass that truncates the file named by $PTOPLUG_FAKE_TRUNCATE, then succeeds
  *   FAKE_CRASH_ON_MARKER      a pass that crashes only on programs named "crash_me", else does nothing
- *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777, move to the
- *                             root folder and let SIGPIPE kill the process; the pass then succeeds
+ *   FAKE_CHANGES_PROCESS      a library constructor and a pass that set the umask to 0777 and move to the
+ *                             root folder; the pass then succeeds
  *   FAKE_LOWERS_LIMIT         a pass that lowers the limit on file size (soft and hard) to 64 KiB, succeeds
  *   FAKE_LIMIT_IN_CONSTRUCTOR a library constructor that lowers the limit on file size (soft and hard) to 64 KiB
  *   FAKE_CLOSES_DESCRIPTORS   a pass that closes every descriptor from 3 up (the host's among them), succeeds
@@ -52,7 +52,6 @@ __attribute__((constructor)) static void exit_while_loading(void) { exit(0); }
 #elif defined(FAKE_CHANGES_PROCESS)
 static void change_process(void) {
     umask(0777);
-    signal(SIGPIPE, SIG_DFL);
     if (chdir("/") != 0) abort();
 }
 __attribute__((constructor)) static void change_process_while_loading(void) { change_process(); }

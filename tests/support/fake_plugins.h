@@ -2,6 +2,8 @@
 // plugin "fake"), for the end-to-end tests of what the host does when a plugin misbehaves.
 #pragma once
 
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,41 @@ inline std::vector<std::string> hostWithFake(const TempDir& dir, const std::stri
     std::vector<std::string> args = {kHost, "--no-default-plugins", "--plugin", fakeManifest(dir, fault)};
     args.insert(args.end(), rest.begin(), rest.end());
     return args;
+}
+
+/// A 20-file batch at -j2 with fake `fault` where one file, p107.json, triggers it (the fakes leave programs
+/// named "innocent" alone), beside a clean run of the other 19.
+struct OneTriggerBatch {
+    ProcessResult run;                   ///< the batch with the trigger
+    bool cleanOk = false;                ///< the clean run exited 0
+    bool triggerWritten = false;         ///< an output of p107.json exists
+    std::vector<std::string> differing;  ///< the other files whose outputs differ from the clean run's
+};
+
+inline OneTriggerBatch batchWithOneTrigger(const std::string& fault) {
+    namespace fs = std::filesystem;
+    TempDir tmp, in, clean, out;
+    OneTriggerBatch result;
+    if (runProcess({kGen, "2", tmp / "gen.json", "--format", "json"}).exitCode != 0) return result;
+    nlohmann::json program = nlohmann::json::parse(readBytes(tmp / "gen.json"));
+    const std::string trigger = program.dump();
+    program["fields"]["name"] = "innocent";
+    for (int i = 0; i < 20; ++i)
+        if (i != 7) writeBytes(in / ("p" + std::to_string(100 + i) + ".json"), program.dump());
+    auto batch = [&](const std::string& outDir) {
+        return runProcess(hostWithFake(
+            tmp, fault, {"batch", in.path(), "--out-dir", outDir, "-j", "2", "--crash-reproducer", tmp / "crashes"}));
+    };
+    result.cleanOk = batch(clean.path()).exitCode == 0;
+    writeBytes(in / "p107.json", trigger);
+    result.run = batch(out.path());
+    result.triggerWritten = fs::exists(out / "p107.json");
+    for (int i = 0; i < 20; ++i) {
+        const std::string name = "p" + std::to_string(100 + i) + ".json";
+        if (i != 7 && (!fs::exists(out / name) || readBytes(out / name) != readBytes(clean / name)))
+            result.differing.push_back(name);
+    }
+    return result;
 }
 
 }  // namespace ptoplug::test

@@ -218,30 +218,13 @@ class OneFileOfABatch : public ::testing::TestWithParam<DataFault> {};
 // alone): that file fails as in `run`, and every other output is byte for byte that of a clean run.
 TEST_P(OneFileOfABatch, FailsAloneAndEveryOtherOutputIsAsInACleanRun) {
     const DataFault& f = GetParam();
-    TempDir tmp, in, clean, out;
-    ASSERT_EQ(runProcess({test::kGen, "2", tmp / "gen.json", "--format", "json"}).exitCode, 0);
-    nlohmann::json program = nlohmann::json::parse(test::readBytes(tmp / "gen.json"));
-    const std::string trigger = program.dump();
-    program["fields"]["name"] = "innocent";
-    for (int i = 0; i < 20; ++i)
-        test::writeBytes(in / ("p" + std::to_string(100 + i) + ".json"), i == 7 ? trigger : program.dump());
-    auto batch = [&](const std::string& outDir) {
-        return runProcess(hostWithFake(
-            tmp, f.fault, {"batch", in.path(), "--out-dir", outDir, "-j", "2", "--crash-reproducer", tmp / "crashes"}));
-    };
-    fs::remove(in / "p107.json");
-    ASSERT_EQ(batch(clean.path()).exitCode, 0);
-    test::writeBytes(in / "p107.json", trigger);
-    auto r = batch(out.path());
-    EXPECT_EQ(r.exitCode, f.exitCode) << r.err;
-    EXPECT_NE(r.err.find(f.message), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("\npto-host batch: 20 files, 19 ok, 1 failed\n"), std::string::npos) << r.err;
-    EXPECT_FALSE(fs::exists(out / "p107.json"));
-    for (int i = 0; i < 20; ++i) {
-        if (i == 7) continue;
-        const std::string name = "p" + std::to_string(100 + i) + ".json";
-        EXPECT_TRUE(test::readBytes(out / name) == test::readBytes(clean / name)) << name;
-    }
+    test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault);
+    ASSERT_TRUE(b.cleanOk);
+    EXPECT_EQ(b.run.exitCode, f.exitCode) << b.run.err;
+    EXPECT_NE(b.run.err.find(f.message), std::string::npos) << b.run.err;
+    EXPECT_NE(b.run.err.find("\npto-host batch: 20 files, 19 ok, 1 failed\n"), std::string::npos) << b.run.err;
+    EXPECT_FALSE(b.triggerWritten);
+    EXPECT_TRUE(b.differing.empty()) << b.differing.front();
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,0 +1,130 @@
+/*
+ * Plugins that leave something behind in the process, for the host's tests, written from the public header
+ * alone, one fault per FAKE_* macro (each a pass "FakePass" of plugin "fake" that then succeeds), each doing
+ * nothing on a program named "innocent" (so that one file of a batch can trigger it). What they leave would
+ * act later: each leftover writes "leftover ... still running" to stderr after 300 ms if it is still there.
+ *   FAKE_LEAVES_THREAD        a thread left running
+ *   FAKE_ARMS_ALARM           alarm(1) left armed (SIGALRM would end the process a second later)
+ *   FAKE_ARMS_TIMER           a POSIX timer (timer_create) armed to send SIGALRM in a second
+ *   FAKE_LEAVES_CHILD         a forked child left running
+ *   FAKE_LEAVES_DAEMON        a grandchild in a session of its own (fork, setsid, fork; the middle one reaped)
+ *   FAKE_BLOCKS_SIGNALS       SIGTERM and SIGCHLD left blocked
+ *   FAKE_IGNORES_SIGCHLD      SIGCHLD set to SIG_IGN (children would be reaped behind the host's back)
+ *   FAKE_DEFAULTS_SIGPIPE     SIGPIPE set to SIG_DFL (a closed output stream would kill the process)
+ *   FAKE_CHANGES_GROUP        the process moved into its parent's process group
+ *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptoplug/abi.h"
+
+__attribute__((unused)) static void after_a_while(const char* what) {
+    usleep(300 * 1000);
+    fprintf(stderr, "leftover %s still running\n", what);
+}
+
+__attribute__((unused)) static void* linger(void* arg) {
+    (void)arg;
+    after_a_while("thread");
+    pause();
+    return NULL;
+}
+
+__attribute__((unused)) static void start_thread(void) {
+    pthread_t t;
+    if (pthread_create(&t, NULL, linger, NULL) != 0) abort();
+    pthread_detach(t);
+}
+
+#if defined(FAKE_THREAD_IN_CONSTRUCTOR)
+__attribute__((constructor)) static void thread_while_loading(void) { start_thread(); }
+#endif
+
+/* True unless the program is named "innocent". */
+static int triggered(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node program;
+    pto_string name;
+    return host->program(ctx, &program) != PTO_OK || host->node_name(ctx, program, &name) != PTO_OK || name.size != 8 ||
+           memcmp(name.data, "innocent", 8) != 0;
+}
+
+static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
+    if (!triggered(host, ctx)) return PTO_OK;
+#if defined(FAKE_LEAVES_THREAD)
+    start_thread();
+#elif defined(FAKE_ARMS_ALARM)
+    alarm(1);
+#elif defined(FAKE_ARMS_TIMER)
+    timer_t timer;
+    struct sigevent event;
+    struct itimerspec when;
+    memset(&event, 0, sizeof event);
+    memset(&when, 0, sizeof when);
+    event.sigev_notify = SIGEV_SIGNAL;
+    event.sigev_signo = SIGALRM;
+    when.it_value.tv_sec = 1;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0 || timer_settime(timer, 0, &when, NULL) != 0)
+        return PTO_ERR_INTERNAL;
+#elif defined(FAKE_LEAVES_CHILD)
+    pid_t pid = fork();
+    if (pid < 0) return PTO_ERR_INTERNAL;
+    if (pid == 0) {
+        after_a_while("child");
+        _exit(0);
+    }
+#elif defined(FAKE_LEAVES_DAEMON)
+    pid_t pid = fork();
+    if (pid < 0) return PTO_ERR_INTERNAL;
+    if (pid == 0) {
+        setsid();
+        if (fork() == 0) {
+            after_a_while("daemon");
+            _exit(0);
+        }
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+#elif defined(FAKE_BLOCKS_SIGNALS)
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+#elif defined(FAKE_IGNORES_SIGCHLD)
+    signal(SIGCHLD, SIG_IGN);
+#elif defined(FAKE_DEFAULTS_SIGPIPE)
+    signal(SIGPIPE, SIG_DFL);
+#elif defined(FAKE_CHANGES_GROUP)
+    if (setpgid(0, getpgid(getppid())) != 0) return PTO_ERR_INTERNAL;
+#endif
+    return PTO_OK;
+}
+
+static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
+                                   .name = "FakePass",
+                                   .description = "a pass that leaves something behind",
+                                   .run = run};
+static const pto_pass_desc* const passes[] = {&pass};
+
+static const pto_plugin_desc plugin = {.struct_size = sizeof(pto_plugin_desc),
+                                       .abi_major = PTO_ABI_MAJOR,
+                                       .abi_minor_min = 0,
+                                       .abi_minor_max = PTO_ABI_MINOR,
+                                       .name = "fake",
+                                       .version = "0.0.1",
+                                       .passes = passes,
+                                       .pass_count = 1};
+
+PTO_PLUGIN_EXPORT const pto_plugin_desc* ptoplug_plugin_entry(uint32_t major, uint32_t minor) {
+    (void)major;
+    (void)minor;
+    return &plugin;
+}

@@ -1,0 +1,85 @@
+// pto-host against what plugin code can leave behind in the process (issue 33, its process half): threads,
+// timers, child processes, a changed signal mask or handling, another process group. Each fails the call
+// that left it, naming the plugin and what it left (exit 5; 4 while loading), nothing of it reaches another
+// file, and no leftover outlives pto-host (each fake's leftover would print "leftover ... still running").
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/fake_plugins.h"
+
+namespace ptoplug {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runProcess;
+using test::TempDir;
+
+struct ProcessFault {
+    std::string fault;
+    std::string left;  ///< what the message says the pass left
+};
+void PrintTo(const ProcessFault& f, std::ostream* os) { *os << f.fault; }
+
+std::string message(const ProcessFault& f) {
+    return "internal error: pass 'FakePass' of plugin 'fake' (" + test::fakeLibrary(f.fault) +
+           ") changed what the host cannot put back: " + f.left + "; this is a bug in the plugin";
+}
+
+class ProcessFaults : public ::testing::TestWithParam<ProcessFault> {};
+
+// `run`: the file fails naming the plugin and what it left, the old output stays, and pto-host's stderr
+// closes at once (no leftover holds it open or writes to it).
+TEST_P(ProcessFaults, RunFailsNamingWhatThePassLeft) {
+    const ProcessFault& f = GetParam();
+    TempDir tmp;
+    const std::string out = tmp / "out.json";
+    test::writeBytes(out, "old");
+    auto r = runProcess(test::hostWithFake(tmp, f.fault, {"run", test::fakesInput(), "-o", out}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find(message(f)), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("leftover"), std::string::npos) << r.err;
+    EXPECT_EQ(test::readBytes(out), "old");
+}
+
+// A 20-file batch at -j2 where one file triggers it: that file fails as in `run`, and every other output is
+// byte for byte that of a clean run (what was left ended with the worker that ran that file).
+TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRun) {
+    const ProcessFault& f = GetParam();
+    test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault);
+    ASSERT_TRUE(b.cleanOk);
+    EXPECT_EQ(b.run.exitCode, 5) << b.run.err;
+    EXPECT_NE(b.run.err.find("p107.json: " + message(f)), std::string::npos) << b.run.err;
+    EXPECT_NE(b.run.err.find("\npto-host batch: 20 files, 19 ok, 1 failed\n"), std::string::npos) << b.run.err;
+    EXPECT_EQ(b.run.err.find("leftover"), std::string::npos) << b.run.err;
+    EXPECT_FALSE(b.triggerWritten);
+    EXPECT_TRUE(b.differing.empty()) << b.differing.front();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fakes, ProcessFaults,
+    ::testing::Values(ProcessFault{"leaves_thread", "1 thread left running"},
+                      ProcessFault{"arms_alarm", "a timer left armed (alarm or ITIMER_REAL, disarmed)"},
+                      ProcessFault{"arms_timer", "a POSIX timer (timer_create) left"},
+                      ProcessFault{"leaves_child", "a child process left (running or not reaped)"},
+                      ProcessFault{"leaves_daemon", "a child process left (running or not reaped)"},
+                      ProcessFault{"blocks_signals", "the signal mask changed (blocked: SIGTERM SIGCHLD, put back)"},
+                      ProcessFault{"ignores_sigchld", "the handling of SIGCHLD changed (put back)"},
+                      ProcessFault{"defaults_sigpipe", "the handling of SIGPIPE changed (put back)"},
+                      ProcessFault{"changes_group", "the process moved to another process group (setpgid)"}),
+    [](const auto& info) { return info.param.fault; });
+
+// While loading: the plugin is named by its library and the load fails (exit 4) before any file is read.
+TEST(ProcessFaultsWhileLoading, AThreadAConstructorLeavesFailsTheLoad) {
+    TempDir tmp;
+    auto r = runProcess(test::hostWithFake(tmp, "thread_in_constructor", {"run", test::fakesInput(), "-o", tmp / "o"}));
+    EXPECT_EQ(r.exitCode, 4) << r.err;
+    EXPECT_NE(r.err.find(test::fakeLibrary("thread_in_constructor") +
+                         ": error: loading the plugin changed what the host cannot put back: 1 thread left running"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "o"));
+}
+
+}  // namespace
+}  // namespace ptoplug
