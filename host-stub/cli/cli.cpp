@@ -50,7 +50,8 @@ void Cli::addOutputOptions(CLI::App* command) {
 void Cli::addIsolationOptions(CLI::App* command) {
     command
         ->add_option("--timeout", isolation.timeoutSeconds,
-                     "seconds one file may take before its worker is stopped (0: no limit)")
+                     "seconds one file may take before its worker is stopped, and loading the plugins before it is "
+                     "stopped (0: no limit)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     command->add_option("--memory-limit", isolation.memoryLimitMiB, "MiB of address space per worker (0: no limit)")

@@ -16,10 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "base/process_state.h"
+#include "driver/channel.h"
 #include "driver/crash_reproducer.h"
-#include "driver/fatal_signals.h"
-#include "io/digest.h"
+#include "driver/report_line.h"
+#include "driver/worker.h"
+#include "driver/worker_failure.h"
 #include "io/interrupts.h"
 #include "io/output_file.h"
 #include "io/subprocess.h"
@@ -29,161 +30,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// --- describing where a worker was ----------------------------------------------------------------
-
-std::string describeWhere(const Pipeline& pipeline, const FileOptions& options, Phase phase, int stageIndex,
-                          int property) {
-    const Stage* stage = stageIndex >= 0 && static_cast<size_t>(stageIndex) < pipeline.stages.size()
-                             ? &pipeline.stages[stageIndex]
-                             : nullptr;
-    switch (phase) {
-        case Phase::Idle: return "between files";
-        case Phase::Load: return "while loading plugins";
-        case Phase::Read: return "while reading the input";
-        case Phase::Write: return "while writing the output";
-        case Phase::Pass:
-            if (stage && stage->plugin)
-                return "in pass '" + stage->name + "' of plugin " + describePlugin(*stage->plugin);
-            break;
-        case Phase::Check:
-            if (stage) return "in the host's structural check after pass '" + stage->name + "'";
-            break;
-        case Phase::Verify: {
-            const std::vector<std::string> properties =
-                stage ? verifiersAfter(*stage, options) : options.verifyProperties;
-            if (property < 0 || static_cast<size_t>(property) >= properties.size()) break;
-            const std::string& name = properties[property];
-            const Plugin* owner = pipeline.verifierPlugin(name);
-            return "in the verifier of property '" + name + "'" +
-                   (owner ? " of plugin " + describePlugin(*owner) : std::string()) +
-                   (stage ? ", after pass '" + stage->name + "'" : std::string());
-        }
-    }
-    return "in the pipeline";
-}
-
-bool runsPluginCode(Phase phase) { return phase == Phase::Pass || phase == Phase::Verify || phase == Phase::Load; }
-
-// --- reports -------------------------------------------------------------------------------------
-
-// One line of a --report file: what happened to one input (batch.h).
-std::string reportLine(const BatchItem& item, const char* status, int exitCode, const FileReport* counts,
-                       double seconds, bool outputWritten, const std::string& inputSha256) {
-    auto orNull = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
-    nlohmann::json line = {
-        {"input", item.input},
-        {"output", item.output},
-        {"status", status},
-        {"exit_code", exitCode},
-        {"diagnostics",
-         {{"errors", counts ? counts->errors : 0},
-          {"warnings", counts ? counts->warnings : 0},
-          {"notes", counts ? counts->notes : 0}}},
-        {"seconds", seconds},
-        {"input_sha256", orNull(inputSha256)},  // of the bytes processed, not of the file after the run
-        {"output_sha256", orNull(outputWritten ? io::sha256OfFile(item.output) : std::string())},
-    };
-    return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-// --- workers ------------------------------------------------------------------------------------
-
-// A worker's exit code when it ends on purpose (WorkerProgress::retired).
-constexpr int kExitWorkerRetired = 75;
-
-WorkerProgress* gWorkerProgress = nullptr;
-
-// An allocation failed: flag it for the parent (a memory limit is the likely cause), then fail as usual.
-void onOutOfMemory() {
-    if (gWorkerProgress) gWorkerProgress->outOfMemory.store(1);
-    std::set_new_handler(nullptr);
-    throw std::bad_alloc();
-}
-
-int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-double secondsSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e9; }
-
-std::string memoryLimitExceeded(uint64_t limitMiB) {
-    return "exceeded the memory limit of " + std::to_string(limitMiB) + " MiB (--memory-limit)";
-}
-
-// The worker's loop: one item at a time until the parent closes the pipe. Frame: item, exit code,
-// message length, message.
-int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-               const IsolationOptions& isolation, WorkerProgress& progress, int in, int out) {
-    const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
-    gWorkerProgress = &progress;
-    noteFatalSignalsOfTheWriter(progress);
-    watchHostDescriptor(in);
-    watchHostDescriptor(out);
-    uint32_t index = 0;
-    while (io::readAll(in, &index, sizeof index)) {
-        const BatchItem& item = items[index];
-        progress.item.store(index);
-        progress.itemStartNs.store(nowNs());
-        progress.noteInputSha256("");
-        std::set_new_handler(onOutOfMemory);
-        FileReport report;
-        try {
-            report = processFile(pipeline, item.input, item.output, options, &progress);
-        } catch (const std::exception& e) {
-            const bool oom = progress.outOfMemory.load() != 0;
-            std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
-                               : memoryLimitMiB > 0 ? memoryLimitExceeded(memoryLimitMiB)
-                                                    : std::string("ran out of memory");
-            const Phase phase = progress.currentPhase();
-            report.exitCode = kExitInternal;
-            const std::string hint = oom && memoryLimitMiB > 0 ? "raise --memory-limit, or run without it"
-                                     : runsPluginCode(phase)   ? "report this to the plugin's authors"
-                                                               : "report this as a bug in pto-host";
-            report.messages += formatError(
-                fileError(item.input,
-                          what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
-                              "; no output was written",
-                          hint),
-                options.diagnostics);
-        }
-        // Where the run ended, should the report not reach the parent.
-        const Phase endPhase = progress.currentPhase();
-        const int32_t endStage = progress.stage, endProperty = progress.property;
-        progress.enter(Phase::Idle);
-        std::string line;
-        if (!isolation.reportPath.empty()) {
-            bool ok = report.exitCode == kExitOk;
-            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
-                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-", report.inputSha256);
-        }
-        uint32_t header[4] = {index, static_cast<uint32_t>(report.exitCode),
-                              static_cast<uint32_t>(report.messages.size()), static_cast<uint32_t>(line.size())};
-        if (!io::writeAll(out, header, sizeof header) ||
-            !io::writeAll(out, report.messages.data(), report.messages.size()) ||
-            !io::writeAll(out, line.data(), line.size())) {
-            // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
-            // learns it here, with the phase of that pass.
-            progress.enter(endPhase, endStage, endProperty);
-            progress.channelLost.store(1);
-            return kExitInternal;
-        }
-        if (processStateLost()) {
-            // Plugin code left threads, timers, children or another session (that file failed for it):
-            // none of it may reach the next file. End with everything this worker started.
-            io::endDescendants();
-            progress.retired.store(1);
-            return kExitWorkerRetired;
-        }
-    }
-    return 0;
-}
-
 struct Worker {
     std::optional<io::Child> child;
     size_t slot = 0;           ///< its WorkerProgress
     std::deque<size_t> queue;  ///< items sent and not yet answered, in order; the front is in progress
-    std::string buffer;
+    AnswerReader answers;
+    std::string malformed;  ///< why what it sent is no answer ("" while it is)
 };
 
 // How long a worker whose files are all answered may take to end before it is killed.
@@ -337,7 +189,8 @@ private:
     bool replace(Worker& w) {
         pending_.insert(pending_.begin(), w.queue.begin(), w.queue.end());
         w.queue.clear();
-        w.buffer.clear();
+        w.answers.clear();
+        w.malformed.clear();
         if (pending_.empty()) {
             w.child.reset();
             return true;
@@ -357,7 +210,7 @@ private:
         }
         while (w.queue.size() < depth && !pending_.empty()) {
             auto index = static_cast<uint32_t>(pending_.front());
-            if (!io::writeAll(w.child->in(), &index, sizeof index)) return;
+            if (!sendItem(w.child->in(), index)) return;
             w.queue.push_back(pending_.front());
             pending_.pop_front();
         }
@@ -403,25 +256,32 @@ private:
         return timeoutNs_ > 0 && p.currentPhase() != Phase::Idle && nowNs() - p.itemStartNs.load() > timeoutNs_;
     }
 
-    // Reads the worker's frames (item, exit code, message and report lengths, then both); false once
-    // the worker is gone.
+    // Reads the worker's answers (driver/channel.h); false once the worker is gone or sent what is no answer
+    // for the file in front of its queue (then `malformed` says why).
     bool receive(Worker& w) {
-        char chunk[4096];
+        char chunk[65536];
         ssize_t n = ::read(w.child->out(), chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) return true;
         if (n <= 0) return false;
-        w.buffer.append(chunk, static_cast<size_t>(n));
-        uint32_t header[4];
-        while (w.buffer.size() >= sizeof header) {
-            std::memcpy(header, w.buffer.data(), sizeof header);
-            const size_t frame = sizeof header + header[2] + header[3];
-            if (w.buffer.size() < frame) break;
-            finish(static_cast<int>(header[1]), w.buffer.substr(sizeof header, header[2]),
-                   w.buffer.substr(sizeof header + header[2], header[3]));
-            w.buffer.erase(0, frame);
+        w.answers.add(chunk, static_cast<size_t>(n));
+        Answer answer;
+        for (;;) {
+            const AnswerReader::Next next = w.answers.take(answer, w.malformed);
+            if (next == AnswerReader::Next::Incomplete) return true;
+            if (next == AnswerReader::Next::Answer && answer.item != w.queue.front())
+                w.malformed = "an answer for another file";
+            if (!w.malformed.empty()) {
+                w.child->killGroup(SIGKILL);
+                return false;
+            }
+            finish(answer.exitCode, answer.messages, answer.reportLine);
             w.queue.pop_front();
+            if (w.queue.empty() && w.answers.pending() > 0) {
+                w.malformed = "more than it was asked for";
+                w.child->killGroup(SIGKILL);
+                return false;
+            }
         }
-        return true;
     }
 
     // A worker ended without answering for the front of its queue: report that file, give the files it
@@ -439,6 +299,7 @@ private:
         const Phase phase = progress.currentPhase();
         const int stage = progress.stage, property = progress.property;
         const pid_t pid = w.child->pid();
+        const std::string malformed = std::move(w.malformed);
         w.child->killGroup(SIGKILL);
         const io::ChildEnd end = w.child->wait();
         if (!timedOut && progress.retired.load() != 0 && end.exitedWith(kExitWorkerRetired)) return replace(w);
@@ -447,7 +308,8 @@ private:
         w.queue.pop_front();
         pending_.insert(pending_.begin(), w.queue.begin(), w.queue.end());
         w.queue.clear();
-        w.buffer.clear();
+        w.answers.clear();
+        w.malformed.clear();
 
         const bool oom = isolation_.memoryLimitMiB > 0 &&
                          (progress.outOfMemory.load() != 0 ||
@@ -459,6 +321,8 @@ private:
                    " s (the --timeout limit)";
         } else if (oom) {
             what = memoryLimitExceeded(isolation_.memoryLimitMiB) + " and died of " + end.describe();
+        } else if (!malformed.empty()) {
+            what = "sent pto-host what is no answer of its worker (" + malformed + ")";
         } else if (end.how == io::ChildEnd::How::Signaled && end.status == SIGBUS) {
             // The input is mapped while it is read: a file truncated meanwhile faults the reader.
             what = "lost its input (SIGBUS: the file changed or was truncated while in use)";

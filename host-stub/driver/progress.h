@@ -5,12 +5,20 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 namespace ptoplug::host {
+
+/// The steady clock in nanoseconds: the time base of WorkerProgress::itemStartNs.
+inline int64_t nowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+inline double secondsSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e9; }
 
 enum class Phase : uint32_t {
     Idle,

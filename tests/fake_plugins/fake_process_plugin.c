@@ -12,6 +12,8 @@
  *   FAKE_IGNORES_SIGCHLD      SIGCHLD set to SIG_IGN (children would be reaped behind the host's back)
  *   FAKE_DEFAULTS_SIGPIPE     SIGPIPE set to SIG_DFL (a closed output stream would kill the process)
  *   FAKE_CHANGES_GROUP        the process moved into its parent's process group
+ *   FAKE_WRITES_CHANNEL       64 bytes of junk written into every pipe from descriptor 3 up (the worker's
+ *                             channel to pto-host among them), then 200 ms of sleep
  *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running
  */
 #define _GNU_SOURCE
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -104,6 +107,14 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
     signal(SIGPIPE, SIG_DFL);
 #elif defined(FAKE_CHANGES_GROUP)
     if (setpgid(0, getpgid(getppid())) != 0) return PTO_ERR_INTERNAL;
+#elif defined(FAKE_WRITES_CHANNEL)
+    char junk[64];
+    memset(junk, 'j', sizeof junk);
+    for (int fd = 3; fd < 64; ++fd) {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) (void)!write(fd, junk, sizeof junk);
+    }
+    usleep(200 * 1000);
 #endif
     return PTO_OK;
 }

@@ -17,13 +17,14 @@ using test::TempDir;
 
 struct ProcessFault {
     std::string fault;
-    std::string left;  ///< what the message says the pass left
+    std::string message;  ///< after "<file>: " (exit 5)
 };
 void PrintTo(const ProcessFault& f, std::ostream* os) { *os << f.fault; }
 
-std::string message(const ProcessFault& f) {
-    return "internal error: pass 'FakePass' of plugin 'fake' (" + test::fakeLibrary(f.fault) +
-           ") changed what the host cannot put back: " + f.left + "; this is a bug in the plugin";
+// A pass that left `what`.
+ProcessFault leaves(const std::string& fault, const std::string& what) {
+    return {fault, "internal error: pass 'FakePass' of plugin 'fake' (" + test::fakeLibrary(fault) +
+                       ") changed what the host cannot put back: " + what + "; this is a bug in the plugin"};
 }
 
 class ProcessFaults : public ::testing::TestWithParam<ProcessFault> {};
@@ -37,7 +38,7 @@ TEST_P(ProcessFaults, RunFailsNamingWhatThePassLeft) {
     test::writeBytes(out, "old");
     auto r = runProcess(test::hostWithFake(tmp, f.fault, {"run", test::fakesInput(), "-o", out}));
     EXPECT_EQ(r.exitCode, 5) << r.err;
-    EXPECT_NE(r.err.find(message(f)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(f.message), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("leftover"), std::string::npos) << r.err;
     EXPECT_EQ(test::readBytes(out), "old");
 }
@@ -49,7 +50,7 @@ TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRu
     test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault);
     ASSERT_TRUE(b.cleanOk);
     EXPECT_EQ(b.run.exitCode, 5) << b.run.err;
-    EXPECT_NE(b.run.err.find("p107.json: " + message(f)), std::string::npos) << b.run.err;
+    EXPECT_NE(b.run.err.find("p107.json: " + f.message), std::string::npos) << b.run.err;
     EXPECT_NE(b.run.err.find("\npto-host batch: 20 files, 19 ok, 1 failed\n"), std::string::npos) << b.run.err;
     EXPECT_EQ(b.run.err.find("leftover"), std::string::npos) << b.run.err;
     EXPECT_FALSE(b.triggerWritten);
@@ -58,15 +59,20 @@ TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRu
 
 INSTANTIATE_TEST_SUITE_P(
     Fakes, ProcessFaults,
-    ::testing::Values(ProcessFault{"leaves_thread", "1 thread left running"},
-                      ProcessFault{"arms_alarm", "a timer left armed (alarm or ITIMER_REAL, disarmed)"},
-                      ProcessFault{"arms_timer", "a POSIX timer (timer_create) left"},
-                      ProcessFault{"leaves_child", "a child process left (running or not reaped)"},
-                      ProcessFault{"leaves_daemon", "a child process left (running or not reaped)"},
-                      ProcessFault{"blocks_signals", "the signal mask changed (blocked: SIGTERM SIGCHLD, put back)"},
-                      ProcessFault{"ignores_sigchld", "the handling of SIGCHLD changed (put back)"},
-                      ProcessFault{"defaults_sigpipe", "the handling of SIGPIPE changed (put back)"},
-                      ProcessFault{"changes_group", "the process moved to another process group (setpgid)"}),
+    ::testing::Values(leaves("leaves_thread", "1 thread left running"),
+                      leaves("arms_alarm", "a timer left armed (alarm or ITIMER_REAL, disarmed)"),
+                      leaves("arms_timer", "a POSIX timer (timer_create) left"),
+                      leaves("leaves_child", "a child process left (running or not reaped)"),
+                      leaves("leaves_daemon", "a child process left (running or not reaped)"),
+                      leaves("blocks_signals", "the signal mask changed (blocked: SIGTERM SIGCHLD, put back)"),
+                      leaves("ignores_sigchld", "the handling of SIGCHLD changed (put back)"),
+                      leaves("defaults_sigpipe", "the handling of SIGPIPE changed (put back)"),
+                      leaves("changes_group", "the process moved to another process group (setpgid)"),
+                      ProcessFault{
+                          "writes_channel",
+                          "error: sent pto-host what is no answer of its worker (a frame that does not begin as "
+                          "pto-host's do) in pass 'FakePass' of plugin 'fake' (" +
+                              test::fakeLibrary("writes_channel") + "); no output was written"}),
     [](const auto& info) { return info.param.fault; });
 
 // While loading: the plugin is named by its library and the load fails (exit 4) before any file is read.

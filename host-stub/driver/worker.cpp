@@ -1,0 +1,88 @@
+#include "driver/worker.h"
+
+#include <new>
+
+#include "base/process_state.h"
+#include "driver/channel.h"
+#include "driver/fatal_signals.h"
+#include "driver/report_line.h"
+#include "driver/worker_failure.h"
+#include "io/subprocess.h"
+
+namespace ptoplug::host {
+namespace {
+
+WorkerProgress* gWorkerProgress = nullptr;
+
+// An allocation failed: flag it for the parent (a memory limit is the likely cause), then fail as usual.
+void onOutOfMemory() {
+    if (gWorkerProgress) gWorkerProgress->outOfMemory.store(1);
+    std::set_new_handler(nullptr);
+    throw std::bad_alloc();
+}
+
+}  // namespace
+
+int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+               const IsolationOptions& isolation, WorkerProgress& progress, int in, int out) {
+    const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
+    gWorkerProgress = &progress;
+    noteFatalSignalsOfTheWriter(progress);
+    watchHostDescriptor(in);
+    watchHostDescriptor(out);
+    uint32_t index = 0;
+    while (receiveItem(in, index) && index < items.size()) {
+        const BatchItem& item = items[index];
+        progress.item.store(index);
+        progress.itemStartNs.store(nowNs());
+        progress.noteInputSha256("");
+        std::set_new_handler(onOutOfMemory);
+        FileReport report;
+        try {
+            report = processFile(pipeline, item.input, item.output, options, &progress);
+        } catch (const std::exception& e) {
+            const bool oom = progress.outOfMemory.load() != 0;
+            std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
+                               : memoryLimitMiB > 0 ? memoryLimitExceeded(memoryLimitMiB)
+                                                    : std::string("ran out of memory");
+            const Phase phase = progress.currentPhase();
+            report.exitCode = kExitInternal;
+            const std::string hint = oom && memoryLimitMiB > 0 ? "raise --memory-limit, or run without it"
+                                     : runsPluginCode(phase)   ? "report this to the plugin's authors"
+                                                               : "report this as a bug in pto-host";
+            report.messages += formatError(
+                fileError(item.input,
+                          what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
+                              "; no output was written",
+                          hint),
+                options.diagnostics);
+        }
+        // Where the run ended, should the report not reach the parent.
+        const Phase endPhase = progress.currentPhase();
+        const int32_t endStage = progress.stage, endProperty = progress.property;
+        progress.enter(Phase::Idle);
+        std::string line;
+        if (!isolation.reportPath.empty()) {
+            bool ok = report.exitCode == kExitOk;
+            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
+                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-", report.inputSha256);
+        }
+        if (!sendAnswer(out, Answer{index, report.exitCode, std::move(report.messages), std::move(line)})) {
+            // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
+            // learns it here, with the phase of that pass.
+            progress.enter(endPhase, endStage, endProperty);
+            progress.channelLost.store(1);
+            return kExitInternal;
+        }
+        if (processStateLost()) {
+            // Plugin code left threads, timers, children or another session (that file failed for it):
+            // none of it may reach the next file. End with everything this worker started.
+            io::endDescendants();
+            progress.retired.store(1);
+            return kExitWorkerRetired;
+        }
+    }
+    return 0;
+}
+
+}  // namespace ptoplug::host
