@@ -7,6 +7,21 @@
 
 namespace py = pybind11;
 
+namespace {
+
+py::dict toPython(const ptoplug::Diagnostic& d) {
+    return py::dict(py::arg("severity") = d.severity, py::arg("rule") = d.rule, py::arg("message") = d.message,
+                    py::arg("file") = d.file, py::arg("line") = d.line, py::arg("column") = d.column);
+}
+
+py::list toPython(const std::vector<ptoplug::Diagnostic>& diagnostics) {
+    py::list list;
+    for (const ptoplug::Diagnostic& d : diagnostics) list.append(toPython(d));
+    return list;
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_ptoplug, m) {
     m.doc() = "ptoplug: run pypto pass plugins over serialized programs";
     // PassError is a ValueError and InternalError a RuntimeError, as pypto raises them; the classes are
@@ -19,12 +34,7 @@ PYBIND11_MODULE(_ptoplug, m) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const ptoplug::PassError& e) {
-            py::list diagnostics;
-            for (const ptoplug::Diagnostic& d : e.diagnostics())
-                diagnostics.append(py::dict(py::arg("severity") = d.severity, py::arg("rule") = d.rule,
-                                            py::arg("message") = d.message, py::arg("file") = d.file,
-                                            py::arg("line") = d.line, py::arg("column") = d.column));
-            py::object error = (e.internal() ? internalError : passError)(e.what(), diagnostics);
+            py::object error = (e.internal() ? internalError : passError)(e.what(), toPython(e.diagnostics()));
             PyErr_SetObject(error.get_type().ptr(), error.ptr());
         } catch (const ptoplug::FileError& e) {
             PyErr_SetString(fileError.ptr(), e.what());
@@ -48,16 +58,32 @@ PYBIND11_MODULE(_ptoplug, m) {
     py::class_<ptoplug::Pass>(m, "Pass")
         .def(
             "run",
-            [](const ptoplug::Pass& pass, ptoplug::Program& program) {
-                // In place: the Python object stays the one program, now transformed.
-                program = pass(std::move(program));
+            [](const ptoplug::Pass& pass, ptoplug::Program& program, bool verify) {
+                // In place: the Python object stays the one program, now transformed. The diagnostics of
+                // a success (warnings, notes) are returned; without `verify` the pass runs alone.
+                std::vector<ptoplug::Diagnostic> diagnostics;
+                if (verify)
+                    program = pass(std::move(program));
+                else
+                    program = pass.transform(std::move(program), &diagnostics);
+                return toPython(diagnostics);
             },
-            py::arg("program"))
+            py::arg("program"), py::arg("verify"))
         .def_property_readonly("name", &ptoplug::Pass::name)
         .def_property_readonly("required", &ptoplug::Pass::required)
         .def_property_readonly("produced", &ptoplug::Pass::produced)
         .def_property_readonly("invalidated", &ptoplug::Pass::invalidated);
 
+    py::class_<ptoplug::PassManager>(m, "PassManager")
+        .def(py::init<const std::vector<std::string>&, bool, const std::vector<std::string>&>(), py::arg("manifests"),
+             py::arg("default_plugins"), py::arg("pass_options"))
+        .def(
+            "run",
+            [](const ptoplug::PassManager& pm, ptoplug::Program& program) { program = pm.run(std::move(program)); },
+            py::arg("program"))
+        .def("describe", &ptoplug::PassManager::describe);
+
+    m.def("manifests_in", &ptoplug::manifestsIn, py::arg("plugin_dir"));
     m.def("materialize_dist_tensor_ctx",
           py::overload_cast<const std::string&>(&ptoplug::passes::MaterializeDistTensorCtx), py::arg("plugin_dir"));
 }

@@ -39,13 +39,19 @@ Diagnostic toApi(const host::Diagnostic& d) {
     return Diagnostic{host::severityName(d.severity), d.rule, d.message, d.file, d.line, d.column};
 }
 
-// Runs `pipeline` over the program in place; a failure becomes a PassError carrying the diagnostics.
-void run(const host::Pipeline& pipeline, ir::Document& doc) {
+// Runs `pipeline` over the program in place, its verifiers if `verify`; a failure becomes a PassError
+// carrying the diagnostics, those of a success go to `succeeded` if given.
+void run(const host::Pipeline& pipeline, ir::Document& doc, bool verify = true,
+         std::vector<Diagnostic>* succeeded = nullptr) {
     host::FileOptions options;
+    options.verify = verify;
     host::FileReport report = host::runPipeline(doc, "<program>", pipeline, options);
-    if (report.exitCode == host::kExitOk) return;
     std::vector<Diagnostic> diagnostics;
     for (const host::Diagnostic& d : report.diagnostics) diagnostics.push_back(toApi(d));
+    if (report.exitCode == host::kExitOk) {
+        if (succeeded) *succeeded = std::move(diagnostics);
+        return;
+    }
     auto firstError = std::find_if(diagnostics.begin(), diagnostics.end(),
                                    [](const Diagnostic& d) { return d.severity.find("error") != std::string::npos; });
     throw PassError(firstError != diagnostics.end() ? firstError->message : report.messages, std::move(diagnostics),
@@ -111,6 +117,11 @@ Program Pass::operator()(Program program) const {
     return program;
 }
 
+Program Pass::transform(Program program, std::vector<Diagnostic>* diagnostics) const {
+    run(*impl_->pipeline, *program.impl_->doc, false, diagnostics);
+    return program;
+}
+
 std::string defaultPluginDir() {
     if (const char* dir = std::getenv("PTOPLUG_PLUGIN_DIR"); dir && *dir) return dir;
     Dl_info info{};
@@ -120,13 +131,15 @@ std::string defaultPluginDir() {
     return (binary.parent_path().parent_path() / "lib" / "ptoplug").string();
 }
 
+std::vector<std::string> manifestsIn(const std::string& pluginDir) { return host::manifestsInFolder(pluginDir); }
+
 namespace passes {
 
 Pass MaterializeDistTensorCtx() { return MaterializeDistTensorCtx(defaultPluginDir()); }
 
 Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
     const std::string name = "MaterializeDistTensorCtx";
-    for (const std::string& path : host::manifestsInFolder(pluginDir)) {
+    for (const std::string& path : manifestsIn(pluginDir)) {
         auto manifest = host::readManifest(path);
         if (!manifest || std::none_of(manifest->passes.begin(), manifest->passes.end(),
                                       [&](const host::ManifestPass& p) { return p.name == name; }))
@@ -155,8 +168,7 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
 
 PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins,
                          const std::vector<std::string>& passOptions) {
-    std::vector<std::string> all =
-        defaultPlugins ? host::manifestsInFolder(defaultPluginDir()) : std::vector<std::string>{};
+    std::vector<std::string> all = defaultPlugins ? manifestsIn(defaultPluginDir()) : std::vector<std::string>{};
     all.insert(all.end(), manifests.begin(), manifests.end());
     std::vector<host::Plugin> plugins;
     for (const std::string& path : all) {

@@ -1,15 +1,24 @@
 """pypto's passes, run by their ptoplug plugins (in this process).
 
-Each factory returns a Pass: call it on bytes (MessagePack or JSON, the same format comes back) or on
-a pypto Program (when pypto is importable; a pypto Program comes back), or turn it into a pass that
-pypto's own PassManager runs with as_pypto_pass().
+Each factory returns a Pass that behaves as pypto's pass object: called on a program it runs the pass
+alone, verifying no property (pypto verifies in its PassPipeline and PassManager); it answers pypto's
+pass interface (get_name(), get_required_properties(), ...), and as_pypto_pass() gives a real pypto
+Pass, with the pass's properties, for pypto's PassPipeline. A program is bytes (MessagePack or JSON, the
+same format comes back) or, when pypto is importable, a pypto Program (a pypto Program comes back).
+PassManager runs pypto's default pipeline with the plugin passes in place and verifies as pto-host does.
 """
 import importlib
 import os
+import warnings
 
 from ptoplug import _ptoplug
+from ptoplug.errors import InternalError
 
-__all__ = ["Pass", "materialize_dist_tensor_ctx", "plugin_dir"]
+__all__ = ["Pass", "PassManager", "PassWarning", "materialize_dist_tensor_ctx", "plugin_dir"]
+
+
+class PassWarning(UserWarning):
+    """A warning of a pass, where pypto is not importable (with pypto, its logger prints it as pypto's own)."""
 
 
 def plugin_dir():
@@ -36,9 +45,69 @@ def _pypto():
         return None
 
 
+_pypto_internal_error = None
+
+
+def _as_pyptos_internal_error(error, pypto):
+    """`error` as an exception that is both ptoplug's InternalError and pypto.InternalError."""
+    global _pypto_internal_error
+    if _pypto_internal_error is None:
+        _pypto_internal_error = type("InternalError", (InternalError, pypto.InternalError), {})
+    raised = _pypto_internal_error.__new__(_pypto_internal_error)
+    RuntimeError.__init__(raised, str(error))
+    raised.diagnostics = error.diagnostics
+    return raised
+
+
+def _deliver(diagnostics, pass_name):
+    """A successful run's warnings and notes, as pypto delivers a pipeline's own: through pypto's logger
+    (stderr, at its log level: `[warning] [rule] (pass) message at file:line:col`); without pypto,
+    warnings as Python warnings (PassWarning)."""
+    pypto = _pypto()
+    for d in diagnostics:
+        text = d["message"]
+        if d["line"] > 0:
+            text += " at %s:%d:%d" % (d["file"], d["line"], d["column"])
+        if pypto is None:
+            if d["severity"] == "warning":
+                warnings.warn("[%s] %s" % (d["rule"], text), PassWarning, stacklevel=3)
+        elif d["severity"] == "warning":
+            pypto.log_warn("[warning] [%s] (%s) %s" % (d["rule"], pass_name, text))
+        else:
+            pypto.log_info("[%s] [%s] (%s) %s" % (d["severity"], d["rule"], pass_name, text))
+
+
+def _apply(program, run):
+    """`run(native)` on `program` (bytes or a pypto Program), giving the same kind back; returns that and
+    what `run` returned."""
+    if isinstance(program, (bytes, bytearray, memoryview)):
+        native = _ptoplug.Program.from_bytes(bytes(program))
+        result = run(native)
+        return native.to_bytes(native.format), result
+    pypto = _pypto()
+    if pypto is not None and isinstance(program, pypto.ir.Program):
+        native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
+        try:
+            result = run(native)
+        except InternalError as error:
+            raise _as_pyptos_internal_error(error, pypto) from None
+        # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
+        return pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK)), result
+    raise TypeError("a pass takes bytes (MessagePack or JSON) or a pypto Program, not " + type(program).__name__)
+
+
+def _property_set(names):
+    """pypto's IRPropertySet of these property names."""
+    passes = importlib.import_module("pypto.pypto_core.passes")
+    result = passes.IRPropertySet()
+    for name in names:
+        result.insert(getattr(passes.IRProperty, name))
+    return result
+
+
 class Pass:
-    """A plugin pass. Calling it transforms a program; it raises ptoplug.PassError when the pass
-    rejects the program."""
+    """A plugin pass, as pypto's pass object: calling it runs the pass alone (no property verification)
+    and raises ptoplug.PassError (a ValueError, as pypto's pass raises) when the pass rejects the program."""
 
     def __init__(self, native):
         self._native = native
@@ -59,37 +128,55 @@ class Pass:
     def invalidated(self):
         return list(self._native.invalidated)
 
+    # pypto's pass interface (pypto.pypto_core.passes.Pass); the property sets are pypto's IRPropertySet.
+    def get_name(self):
+        return self.name
+
+    def get_required_properties(self):
+        return _property_set(self.required)
+
+    def get_produced_properties(self):
+        return _property_set(self.produced)
+
+    def get_invalidated_properties(self):
+        return _property_set(self.invalidated)
+
     def __call__(self, program):
-        if isinstance(program, (bytes, bytearray, memoryview)):
-            native = _ptoplug.Program.from_bytes(bytes(program))
-            self._native.run(native)
-            return native.to_bytes(native.format)
-        pypto = _pypto()
-        if pypto is not None and isinstance(program, pypto.ir.Program):
-            native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
-            self._native.run(native)
-            # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
-            return pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
-        raise TypeError("a pass takes bytes (MessagePack or JSON) or a pypto Program, not " + type(program).__name__)
+        out, diagnostics = _apply(program, lambda native: self._native.run(native, verify=False))
+        _deliver(diagnostics, self.name)
+        return out
 
     def as_pypto_pass(self):
-        """This pass as a pypto Pass (passes.create_program_pass), with its IR properties, for pypto's
-        PassManager."""
+        """This pass as a pypto Pass (passes.create_program_pass) with its IR properties: pypto's
+        PassPipeline and PassManager run it and verify what it produces at their verification level.
+        (pypto's PassPipeline.add_pass takes only pypto's own Pass objects, which Python cannot subclass.)"""
         passes = importlib.import_module("pypto.pypto_core.passes")
-
-        def properties(names):
-            result = passes.IRPropertySet()
-            for name in names:
-                result.insert(getattr(passes.IRProperty, name))
-            return result
-
         return passes.create_program_pass(
             self.__call__,
             name=self.name,
             properties=passes.PassProperties(
-                properties(self.required), properties(self.produced), properties(self.invalidated)
+                _property_set(self.required), _property_set(self.produced), _property_set(self.invalidated)
             ),
         )
+
+
+class PassManager:
+    """pypto's default pipeline with the passes of the installed plugins (and `manifests`) in place, run
+    as pto-host runs it: each pass, then the structural check and the verifiers of what it produces.
+    `pass_options` are "PASS.KEY=VALUE" settings (pto-host's --pass-option)."""
+
+    def __init__(self, manifests=(), default_plugins=True, pass_options=()):
+        defaults = _ptoplug.manifests_in(plugin_dir()) if default_plugins else []
+        self._native = _ptoplug.PassManager(defaults + list(manifests), False, list(pass_options))
+
+    def __call__(self, program):
+        return _apply(program, self._native.run)[0]
+
+    run = __call__
+
+    def describe(self):
+        """The resolved pipeline, one stage a line (as `pto-host pipeline` prints it)."""
+        return self._native.describe()
 
 
 def materialize_dist_tensor_ctx():

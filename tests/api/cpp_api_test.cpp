@@ -46,6 +46,23 @@ TEST(CppApi, ARejectedProgramThrowsPassErrorWithPyptosMessage) {
     }
 }
 
+TEST(CppApi, TransformRunsThePassAloneAndGivesItsWarnings) {
+    // The pass succeeds on it; what it produces does not hold (DistTensorCtxMaterialized).
+    const std::string dir = ptoplug::test::dataDir() + "/pypto-random/0012/";
+    const ptoplug::Pass pass = ptoplug::passes::MaterializeDistTensorCtx();
+    std::vector<ptoplug::Diagnostic> diagnostics;
+    ptoplug::Program out = pass.transform(ptoplug::Program::read(dir + "before.json"), &diagnostics);
+    EXPECT_TRUE(out.to_bytes(ptoplug::Format::Json) == ptoplug::test::readBytes(dir + "after.json"));
+    EXPECT_THROW(pass(ptoplug::Program::read(dir + "before.json")), ptoplug::PassError);
+    // Its own output again: the pass warns that it adds a second set of contexts.
+    pass.transform(ptoplug::Program::read(fixture("param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")),
+                   &diagnostics);
+    ASSERT_FALSE(diagnostics.empty());
+    EXPECT_EQ(diagnostics[0].severity, "warning");
+    EXPECT_EQ(diagnostics[0].rule, "MaterializeDistTensorCtx/already-materialized");
+    EXPECT_EQ(ptoplug::manifestsIn(ptoplug::defaultPluginDir()).size(), 1u);
+}
+
 TEST(CppApi, ProgramsReadAndWriteBothFormats) {
     ptoplug::test::TempDir tmp;
     const std::string name = "param_alias_forwards_materialized_comm_ctx_param";  // not a host program (§11.5)

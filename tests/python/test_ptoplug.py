@@ -2,6 +2,7 @@
 on (stand-in) pypto Programs, errors as pypto raises them, and the wrapper pypto's PassManager runs.
 Run: PYTHONPATH=build/python:tests/python/stand_in PTOPLUG_TEST_DATA=tests/data python -m unittest"""
 import os
+import sys
 import unittest
 
 from ptoplug import FileError, InternalError, PassError, passes
@@ -9,10 +10,12 @@ import pypto
 from pypto.pypto_core import passes as pypto_passes
 
 DATA = os.path.join(os.environ["PTOPLUG_TEST_DATA"], "pypto-unit")
+# The pass succeeds on it; what it produces does not hold (DistTensorCtxMaterialized).
+UNVERIFIED = os.path.join(os.environ["PTOPLUG_TEST_DATA"], "pypto-random", "0012")
 
 
-def fixture(name, file):
-    with open(os.path.join(DATA, name, file), "rb") as f:
+def fixture(name, file, folder=DATA):
+    with open(os.path.join(folder, name, file), "rb") as f:
         return f.read()
 
 
@@ -29,6 +32,7 @@ class BytesIn(unittest.TestCase):
             passes.materialize_dist_tensor_ctx()(fixture(name, "before.msgpack"))
         self.assertIsInstance(raised.exception, ValueError)
         self.assertTrue(str(raised.exception).startswith("Cannot determine the communication context"))
+        self.assertTrue(str(raised.exception).endswith(" [test_materialize_dist_tensor_ctx.py:1:1]"))
         self.assertEqual(raised.exception.diagnostics[0]["rule"], "MaterializeDistTensorCtx/unresolved-context")
 
     def test_bad_input_raises_file_error_and_errors_are_pyptos_kinds(self):
@@ -37,6 +41,45 @@ class BytesIn(unittest.TestCase):
         with self.assertRaises(TypeError):
             passes.materialize_dist_tensor_ctx()(42)
         self.assertTrue(issubclass(InternalError, RuntimeError))
+
+
+class AsPyptosPassObject(unittest.TestCase):
+    def test_alone_the_pass_verifies_nothing_and_the_pass_manager_verifies(self):
+        before = fixture("", "before.json", UNVERIFIED)
+        self.assertEqual(passes.materialize_dist_tensor_ctx()(before), fixture("", "after.json", UNVERIFIED))
+        with self.assertRaises(PassError) as raised:
+            passes.PassManager()(before)
+        self.assertIn("still calls pld.system.get_comm_ctx", str(raised.exception))
+        self.assertIn("MaterializeDistTensorCtx", passes.PassManager().describe())
+
+    def test_it_answers_pyptos_pass_interface(self):
+        mdtc = passes.materialize_dist_tensor_ctx()
+        p = pypto_passes.IRProperty
+        self.assertEqual(mdtc.get_name(), "MaterializeDistTensorCtx")
+        self.assertEqual(mdtc.get_required_properties().items, {p.CommDomainScopesMaterialized, p.ReturnParamsExplicit})
+        self.assertEqual(mdtc.get_produced_properties().items,
+                         {p.CommDomainScopesMaterialized, p.DistTensorCtxMaterialized})
+        self.assertEqual(mdtc.get_invalidated_properties().items, set())
+
+    def test_warnings_go_through_pyptos_logger_or_pythons_warnings_without_pypto(self):
+        # Run on its own output, the pass adds a second set of contexts and warns (docs/pass.md §11).
+        name = "param_alias_forwards_materialized_comm_ctx_param"
+        pypto.logged.clear()
+        passes.materialize_dist_tensor_ctx()(fixture(name, "after.msgpack"))
+        self.assertTrue(pypto.logged)
+        for level, message in pypto.logged:
+            self.assertEqual(level, "WARN")
+            self.assertRegex(message, r"^\[warning\] \[MaterializeDistTensorCtx/already-materialized\] "
+                                      r"\(MaterializeDistTensorCtx\) function '\w+' already ends .* at "
+                                      r"test_materialize_dist_tensor_ctx.py:\d+:\d+$")
+        saved = sys.modules["pypto"]
+        sys.modules["pypto"] = None  # import pypto fails
+        try:
+            with self.assertWarns(passes.PassWarning) as warned:
+                passes.materialize_dist_tensor_ctx()(fixture(name, "after.msgpack"))
+        finally:
+            sys.modules["pypto"] = saved
+        self.assertIn("[MaterializeDistTensorCtx/already-materialized] function", str(warned.warning))
 
 
 class PyptoProgramsIn(unittest.TestCase):

@@ -89,8 +89,12 @@ private:
 /// loaded while any copy lives. [thread-safe: one Pass may run on many programs at once]
 class PTOPLUG_API Pass {
 public:
-    /// Runs the pass, then the structural check and its verifiers; throws PassError.
+    /// Runs the pass, then the structural check and its verifiers (as pto-host); throws PassError.
     Program operator()(Program program) const;
+    /// Runs the pass and the structural check only, verifying no property: what pypto's pass object does
+    /// called alone (pypto verifies properties in its PassPipeline and PassManager). Throws PassError;
+    /// `diagnostics`, if given, receives those of a successful run (warnings, notes).
+    Program transform(Program program, std::vector<Diagnostic>* diagnostics = nullptr) const;
     const std::string& name() const;
     /// The IR properties the pass requires, produces and invalidates (pypto's PassProperties).
     const std::vector<std::string>& required() const;
@@ -107,6 +111,9 @@ private:
 /// The directory of the installed plugins: $PTOPLUG_PLUGIN_DIR, else lib/ptoplug beside the binary
 /// or library that contains this code (as pto-host finds them).
 PTOPLUG_API std::string defaultPluginDir();
+
+/// The plugin manifests in `pluginDir`, as pto-host finds them in its plugin folder.
+PTOPLUG_API std::vector<std::string> manifestsIn(const std::string& pluginDir);
 
 namespace passes {
 /// pypto's pass::MaterializeDistTensorCtx(), from the installed plugin.

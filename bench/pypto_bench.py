@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""ptoplug's pass against pypto's own on a pypto Program, in one run on one machine: time and peak memory
+of materialize_dist_tensor_ctx() called on a Program of N functions (pto-gen's program), each pass in a
+process of its own that reads the program, runs the pass `--repeat` times (the best time counts) and
+reports its peak resident size. Prints the ratios ptoplug/pypto.
+
+    source /work/pypto/out/env.sh          # a real pypto (scripts/test-pypto.sh builds one)
+    PYTHONPATH=build/python:$PYTHONPATH /usr/bin/python3 bench/pypto_bench.py --pto-gen build/bin/pto-gen
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def child(which, path, repeat):
+    """One pass `repeat` times on the program at `path`; prints {seconds, peak_mib} as JSON."""
+    from pypto.pypto_core import ir
+
+    if which == "pypto":
+        from pypto.pypto_core import passes
+
+        run = passes.materialize_dist_tensor_ctx()
+    else:
+        from ptoplug import passes
+
+        run = passes.materialize_dist_tensor_ctx()
+    with open(path, "rb") as f:
+        program = ir.deserialize(f.read())
+    best = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = run(program)
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+        del out
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": best, "peak_mib": peak, "functions": len(program.functions)}))
+
+
+def measure(which, path, repeat):
+    result = subprocess.run([sys.executable, __file__, "--child", which, path, "--repeat", str(repeat)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True, text=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pto-gen", default="build/bin/pto-gen", help="pto-gen, which writes the programs")
+    parser.add_argument("--sizes", default="1000,10000", help="functions per program, comma-separated")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each pass per process (best counts)")
+    parser.add_argument("--child", nargs=2, metavar=("PASS", "PROGRAM"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args.child[0], args.child[1], args.repeat)
+    print("%8s %10s %10s %7s %11s %11s %7s" % ("N", "pypto s", "ptoplug s", "time x", "pypto MiB", "ptoplug MiB",
+                                                "peak x"))
+    with tempfile.TemporaryDirectory() as folder:
+        for n in (int(s) for s in args.sizes.split(",")):
+            path = os.path.join(folder, "program_%d.msgpack" % n)
+            subprocess.run([args.pto_gen, str(n), path, "--format", "msgpack"], check=True)
+            theirs, ours = measure("pypto", path, args.repeat), measure("ptoplug", path, args.repeat)
+            print("%8d %10.4f %10.4f %7.1f %11.1f %11.1f %7.2f" % (
+                n, theirs["seconds"], ours["seconds"], ours["seconds"] / theirs["seconds"], theirs["peak_mib"],
+                ours["peak_mib"], ours["peak_mib"] / theirs["peak_mib"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""The Python package inside a real pypto (built from source: scripts/test-pypto.sh); every test skips
+where the pypto importable is not the real one (CI has the stand-in). Each compares with what pypto's own
+pass object does in the same place: the pass alone verifies nothing, pypto's PassPipeline verifies what
+it produces, errors are pypto's classes and text, warnings go through pypto's logger, and the README's
+pypto example runs as written.
+Run: PYTHONPATH=build/python:<pypto> PTOPLUG_TEST_DATA=tests/data python3 -m unittest test_real_pypto"""
+import os
+import re
+import tempfile
+import unittest
+
+import ptoplug
+from ptoplug import _ptoplug, passes
+
+try:
+    import pypto
+    from pypto.pypto_core import ir
+    from pypto.pypto_core import passes as pypto_passes
+
+    REAL = hasattr(pypto_passes, "PassPipeline")
+except ImportError:
+    REAL = False
+
+DATA = os.environ["PTOPLUG_TEST_DATA"]
+README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+
+
+def data(*parts):
+    with open(os.path.join(DATA, *parts), "rb") as f:
+        return f.read()
+
+
+def program(*parts):
+    """A fixture as a pypto Program (JSON fixtures through ptoplug's MessagePack, which pypto reads)."""
+    raw = data(*parts)
+    return ir.deserialize(_ptoplug.Program.from_bytes(raw).to_bytes(_ptoplug.Format.MSGPACK))
+
+
+def pipeline(pass_obj):
+    result = pypto_passes.PassPipeline()
+    result.add_pass(pass_obj)
+    return result
+
+
+def outcome(run):
+    """What `run()` gives: ("ok", the program) or (the exception, the first line of its text: pypto's user
+    errors add the C++ check that failed below it)."""
+    try:
+        return "ok", run()
+    except Exception as error:  # noqa: BLE001 - compared with pypto's, whatever it is
+        return error, str(error).split("\n")[0]
+
+
+class CapturedStderr:
+    """What pypto's logger writes to file descriptor 2 meanwhile (std::cerr, not sys.stderr)."""
+
+    def __enter__(self):
+        self.file = tempfile.TemporaryFile()
+        self.saved = os.dup(2)
+        os.dup2(self.file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.file.seek(0)
+        self.text = self.file.read().decode("utf-8", "replace")
+        self.file.close()
+
+
+@unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
+class AsPyptosPassObject(unittest.TestCase):
+    def setUp(self):
+        # pypto's own checks warn about the generated programs' unused variables; only errors here.
+        self.level = pypto.get_log_level()
+        pypto.set_log_level(pypto.LogLevel.ERROR)
+
+    def tearDown(self):
+        pypto.set_log_level(self.level)
+
+    # The pass succeeds on it; what it produces does not hold (DistTensorCtxMaterialized).
+    UNVERIFIED = ("pypto-random", "0012", "before.json")
+    REJECTED = ("pypto-unit", "loop_rebinding_carry_to_another_distributed_tensor_is_rejected", "before.msgpack")
+
+    def same(self, ours, theirs, where):
+        (a, a_text), (b, b_text) = outcome(ours), outcome(theirs)
+        if a == "ok" or b == "ok":
+            self.assertEqual((a, b), ("ok", "ok"), where)
+            try:
+                ir.assert_structural_equal(a_text, b_text, True)
+            except ValueError as difference:
+                self.fail("%s: %s" % (where, difference))
+        else:
+            # Where pypto raises an internal error that the input causes, ptoplug raises a user error (a
+            # PassError) with pypto's text (docs/pass.md: I1, I3-I6, B3).
+            if not (isinstance(b, pypto.InternalError) and isinstance(a, ptoplug.PassError)):
+                self.assertIsInstance(a, type(b), where)
+            self.assertEqual(a_text, b_text, where)
+
+    def test_alone_it_verifies_nothing_as_pyptos(self):
+        prog = program(*self.UNVERIFIED)
+        self.same(lambda: passes.materialize_dist_tensor_ctx()(prog),
+                  lambda: pypto_passes.materialize_dist_tensor_ctx()(prog), "alone")
+
+    def test_in_pyptos_pipeline_pypto_verifies_and_raises_pypto_error(self):
+        prog = program(*self.UNVERIFIED)
+        with self.assertRaises(pypto.Error) as ours:
+            pipeline(passes.materialize_dist_tensor_ctx().as_pypto_pass()).run(prog)
+        with self.assertRaises(pypto.Error) as theirs:
+            pipeline(pypto_passes.materialize_dist_tensor_ctx()).run(prog)
+        self.assertEqual(str(ours.exception), str(theirs.exception))
+
+    def test_ptoplugs_pass_manager_verifies_as_pto_host(self):
+        with self.assertRaises(ptoplug.PassError) as raised:
+            passes.PassManager()(program(*self.UNVERIFIED))
+        self.assertIn("still calls pld.system.get_comm_ctx", str(raised.exception))
+
+    def test_a_rejected_program_raises_pyptos_class_and_text_alone_and_in_the_pipeline(self):
+        prog = program(*self.REJECTED)
+        self.same(lambda: passes.materialize_dist_tensor_ctx()(prog),
+                  lambda: pypto_passes.materialize_dist_tensor_ctx()(prog), "alone")
+        self.same(lambda: pipeline(passes.materialize_dist_tensor_ctx().as_pypto_pass()).run(prog),
+                  lambda: pipeline(pypto_passes.materialize_dist_tensor_ctx()).run(prog), "pipeline")
+        with self.assertRaises(ValueError) as raised:
+            passes.materialize_dist_tensor_ctx()(prog)
+        self.assertTrue(str(raised.exception).endswith(" [test_materialize_dist_tensor_ctx.py:698:13]"))
+
+    def test_it_answers_pyptos_pass_interface(self):
+        ours, theirs = passes.materialize_dist_tensor_ctx(), pypto_passes.materialize_dist_tensor_ctx()
+        for method in ("get_name", "get_required_properties", "get_produced_properties",
+                       "get_invalidated_properties"):
+            self.assertEqual(str(getattr(ours, method)()), str(getattr(theirs, method)()), method)
+            wrapped = ours.as_pypto_pass()
+            self.assertEqual(str(getattr(wrapped, method)()), str(getattr(theirs, method)()), method)
+
+    def test_its_warnings_go_through_pyptos_logger(self):
+        # Run on its own output, the pass adds a second set of contexts and warns (docs/pass.md §11).
+        prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")
+        pypto.set_log_level(pypto.LogLevel.WARN)
+        with CapturedStderr() as logged:
+            passes.materialize_dist_tensor_ctx()(prog)
+        self.assertRegex(logged.text, r" W \| \[warning\] \[MaterializeDistTensorCtx/already-materialized\] "
+                                      r"\(MaterializeDistTensorCtx\) function '\w+' already ends with one CommCtx")
+        pypto.set_log_level(pypto.LogLevel.ERROR)
+        with CapturedStderr() as quiet:
+            passes.materialize_dist_tensor_ctx()(prog)
+        self.assertEqual(quiet.text, "")
+
+    def test_every_fixture_gives_pyptos_result(self):
+        # The unit fixtures' inputs and outputs (fed back), the generated programs' inputs. (Fed back, a
+        # generated program may differ: pypto reuses a context variable the input already has.)
+        cases = []
+        for kind, names in (("pypto-unit", ("before.json", "after.json")), ("pypto-random", ("before.json",))):
+            for case in sorted(os.listdir(os.path.join(DATA, kind))):
+                for name in names:
+                    if os.path.exists(os.path.join(DATA, kind, case, name)):
+                        cases.append((kind, case, name))
+        self.assertGreater(len(cases), 100)
+        for case in cases:
+            try:
+                prog = program(*case)
+            except Exception:  # noqa: BLE001 - pypto cannot read some host programs (docs/ir_format.md §11.5)
+                continue
+            self.same(lambda: passes.materialize_dist_tensor_ctx()(prog),
+                      lambda: pypto_passes.materialize_dist_tensor_ctx()(prog), "/".join(case))
+
+
+@unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
+class ReadmeExample(unittest.TestCase):
+    def setUp(self):
+        self.level = pypto.get_log_level()
+        pypto.set_log_level(pypto.LogLevel.ERROR)
+
+    def tearDown(self):
+        pypto.set_log_level(self.level)
+
+    def test_the_readmes_pypto_example_runs_as_written(self):
+        with open(README, encoding="utf-8") as f:
+            text = f.read()
+        snippet = re.search(r"<!-- pypto example -->\n```python\n(.*?)```", text, re.S).group(1)
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "program.msgpack"), "wb") as f:
+                f.write(data("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "before.msgpack"))
+            cwd = os.getcwd()
+            os.chdir(folder)
+            try:
+                scope = {}
+                exec(compile(snippet, "README.md", "exec"), scope)  # noqa: S102 - the README's own example
+            finally:
+                os.chdir(cwd)
+        expected = data("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")
+        ir.assert_structural_equal(scope["program"], ir.deserialize(expected), True)
+
+
+if __name__ == "__main__":
+    unittest.main()
