@@ -13,20 +13,11 @@ namespace {
 using ptoplug::plugin::Host;
 using ptoplug::plugin::PassError;
 using ptoplug::plugin::ps;
-using ptoplug::plugin::sv;
 
 constexpr char kPass[] = "RenameFunctions";
 
-std::string stringOption(const Host& h, const char* name) {
-    pto_value v{};
-    pto_string s{};
-    Host::check("pass_option", h.api()->pass_option(h.ctx(), ps(name), &v));
-    Host::check("value_as_string", h.api()->value_as_string(h.ctx(), v, &s));
-    return std::string(sv(s));
-}
-
 void renameFunctions(const Host& h) {
-    const std::string pattern = stringOption(h, "pattern");
+    const std::string pattern(h.stringOption("pattern"));
     if (pattern.empty()) return;  // the default: nothing to do
     std::regex re;
     try {
@@ -35,7 +26,7 @@ void renameFunctions(const Host& h) {
         throw PassError{PTO_SEVERITY_ERROR, "RenameFunctions/bad-pattern",
                         "option 'pattern' is not a regular expression: " + pattern + " (" + e.what() + ")", pto_node{}};
     }
-    const std::string replacement = stringOption(h, "replacement");
+    const std::string replacement(h.stringOption("replacement"));
     std::map<std::string, pto_node> byName;
     for (size_t i = 0; i < h.functionCount(); ++i) byName[std::string(h.name(h.functionAt(i)))] = h.functionAt(i);
     std::map<std::string, std::string> wanted;  // old name -> new name

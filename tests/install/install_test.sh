@@ -48,5 +48,6 @@ if command -v pkg-config >/dev/null; then
   include=${cflags#-I}
   test -f "${include%% *}/ptoplug/abi.h"
   test -f "${include%% *}/ptoplug/sdk.hpp"
+  test -f "${include%% *}/ptoplug/sdk/mutator.hpp"
 fi
 echo "install: ok"

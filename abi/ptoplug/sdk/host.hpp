@@ -68,6 +68,14 @@ public:
     pto_node_kind kind(pto_node n) const { return out<pto_node_kind>("node_kind", api_->node_kind, n); }
     pto_type_kind typeKind(pto_node n) const { return out<pto_type_kind>("node_type_kind", api_->node_type_kind, n); }
     std::string_view name(pto_node n) const { return sv(out<pto_string>("node_name", api_->node_name, n)); }
+    std::string_view typeName(pto_node n) const {
+        return sv(out<pto_string>("node_type_name", api_->node_type_name, n));
+    }
+    pto_value field(pto_node n, uint32_t field) const {
+        pto_value v{};
+        check("node_field", api_->node_field(ctx_, n, field, &v));
+        return v;
+    }
     pto_span span(pto_node n) const { return out<pto_span>("node_span", api_->node_span, n); }
     /// Count of nodes in `field`; 0 if the node has no such field.
     size_t count(pto_node n, uint32_t field) const {
@@ -203,6 +211,31 @@ public:
     void replaceChild(pto_node parent, uint32_t field, size_t index, pto_node replacement) const {
         check("replace_child", api_->replace_child(ctx_, parent, field, index, replacement));
     }
+    /// A copy of `n` sharing its children, to change one occurrence of a shared node (copy-on-write).
+    pto_node clone(pto_node n) const { return out<pto_node>("clone_node", api_->clone_node, n); }
+
+    // --- pass options (declared in the pass's descriptor) ---
+    pto_value option(std::string_view name) const {
+        pto_value v{};
+        check("pass_option", api_->pass_option(ctx_, ps(name), &v));
+        return v;
+    }
+    std::string_view stringOption(std::string_view name) const {
+        pto_string s{};
+        check("value_as_string", api_->value_as_string(ctx_, option(name), &s));
+        return sv(s);
+    }
+    int64_t intOption(std::string_view name) const {
+        int64_t i = 0;
+        check("value_as_int64", api_->value_as_int64(ctx_, option(name), &i));
+        return i;
+    }
+    bool boolOption(std::string_view name) const {
+        int b = 0;
+        check("value_as_bool", api_->value_as_bool(ctx_, option(name), &b));
+        return b != 0;
+    }
+
     void emit(pto_severity severity, std::string_view rule, std::string_view message, pto_node node) const {
         pto_diagnostic d{sizeof(pto_diagnostic), severity, ps(rule), ps(message), node};
         check("emit_diagnostic", api_->emit_diagnostic(ctx_, &d));
