@@ -2,15 +2,20 @@
 //
 //   pto-plugin-check PLUGIN.so|MANIFEST.json [IR files...]
 //
-// Every check that runs plugin code runs in a child process, so a plugin that aborts or crashes is
-// reported, not fatal. Exit status 0 only if every check passes.
+// Plugin code runs only in child processes, each of which loads the plugin itself: a plugin that aborts,
+// crashes or leaves threads, timers or children behind is reported, never the checker's own process's
+// problem. What the checker needs of the descriptor (ABI range, passes, verifiers) comes back from a child.
+// Exit status 0 only if every check passes.
+#include <sys/prctl.h>
 #include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "abi_host/options.h"
@@ -65,6 +70,7 @@ double gTimeoutSeconds = 60;
 Outcome isolated(const std::function<Outcome()>& check) {
     io::ChildOptions options;
     options.stdoutToStderr = true;
+    options.ownGroup = true;  // what the plugin starts is found (a subreaper) and ended with the child
     io::ChildRun run = io::runInChild(
         [&](int out) {
             Outcome o{false, ""};
@@ -79,6 +85,7 @@ Outcome isolated(const std::function<Outcome()>& check) {
             return io::writeAll(out, msg.data(), msg.size()) ? 0 : 3;
         },
         gTimeoutSeconds, options);
+    io::endDescendants();  // what left the child's group and outlived it came here: this process is a subreaper
     if (run.timedOut)
         return {false, "the plugin did not return within " + std::to_string(static_cast<int>(gTimeoutSeconds)) +
                            " s (--timeout)"};
@@ -88,11 +95,21 @@ Outcome isolated(const std::function<Outcome()>& check) {
     return {run.output[0] == '1', run.output.substr(1)};
 }
 
-// Diagnostics are well formed: a known severity, a rule name and a message, valid UTF-8.
+bool hasControlBytes(const std::string& text) {
+    return std::any_of(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0x20 || byte == 0x7f;
+    });
+}
+
+// Diagnostics are well formed: a known severity, a rule name and a message, valid UTF-8, one line without
+// control bytes (a host shows them escaped; a plugin that sends them would forge or cut other lines).
 std::string badDiagnostic(const host::RunOutcome& o) {
     for (const host::Diagnostic& d : o.diagnostics) {
         if (d.rule.empty()) return "a diagnostic has no rule name";
         if (d.message.empty()) return "a diagnostic has no message";
+        if (hasControlBytes(d.message) || hasControlBytes(d.rule))
+            return "a diagnostic carries control bytes (a newline, an escape, a NUL): " + d.message;
         if (!ir::isValidUtf8(d.message) || !ir::isValidUtf8(d.rule)) return "a diagnostic is not valid UTF-8";
     }
     return {};
@@ -172,7 +189,65 @@ std::vector<std::string> defaultCorpus() {
     return files;
 }
 
-// --emit-manifest: loads the plugin (first in a child, as every check does) and writes its manifest.
+// Loads the plugin at `path` in a child and runs `check` on it there.
+Outcome withPlugin(const std::string& path, const std::function<Outcome(const host::LoadedPlugin&)>& check) {
+    return isolated([&] {
+        auto plugin = host::loadPlugin(path);
+        return plugin ? check(**plugin) : Outcome{false, plugin.error().format()};
+    });
+}
+
+// What the checker needs of a plugin's descriptor, and how it negotiates, learnt in a child.
+struct Facts {
+    uint32_t abiMajor = 0, abiMinorMin = 0, abiMinorMax = 0;
+    std::vector<std::string> passes, verifiers;
+    Outcome older{true, ""}, newer{true, ""}, wrongMajor{true, ""};
+};
+
+Outcome learnFacts(const std::string& path, Facts& facts) {
+    Outcome o = withPlugin(path, [&](const host::LoadedPlugin& plugin) {
+        const pto_plugin_desc& d = plugin.descriptor();
+        nlohmann::json j;
+        j["abi"] = {d.abi_major, d.abi_minor_min, d.abi_minor_max};
+        j["passes"] = nlohmann::json::array();
+        for (size_t i = 0; i < d.pass_count; ++i) j["passes"].push_back(d.passes[i]->name);
+        j["verifiers"] = nlohmann::json::array();
+        for (size_t i = 0; i < d.verifier_count; ++i) j["verifiers"].push_back(d.verifiers[i]->property);
+        // Negotiation against an older and a newer host minor, and a wrong major.
+        auto negotiate = [&](uint32_t major, uint32_t minor) { return host::loadPlugin(path, major, minor); };
+        auto pair = [](bool ok, const std::string& detail) { return nlohmann::json::array({ok, detail}); };
+        if (d.abi_minor_min > 0) {
+            auto older = negotiate(d.abi_major, d.abi_minor_min - 1);
+            j["older"] = pair(!older.ok(), older.ok() ? "a host older than the plugin's minimum accepted it" : "");
+        }
+        auto newer = negotiate(d.abi_major, d.abi_minor_max + 1);
+        j["newer"] = pair(newer.ok() && (*newer)->abiMinor() == d.abi_minor_max,
+                          newer.ok() ? "" : "a newer host refused it: " + newer.error().message);
+        auto wrongMajor = negotiate(d.abi_major + 1, 0);
+        j["wrong_major"] = pair(!wrongMajor.ok(), wrongMajor.ok() ? "a host of another major accepted it" : "");
+        return Outcome{true, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+    });
+    if (!o.ok) return o;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(o.detail);
+        facts.abiMajor = j["abi"][0];
+        facts.abiMinorMin = j["abi"][1];
+        facts.abiMinorMax = j["abi"][2];
+        facts.passes = j["passes"].get<std::vector<std::string>>();
+        facts.verifiers = j["verifiers"].get<std::vector<std::string>>();
+        auto outcome = [&](const char* key, Outcome& out) {
+            if (j.contains(key)) out = Outcome{j[key][0].get<bool>(), j[key][1].get<std::string>()};
+        };
+        outcome("older", facts.older);
+        outcome("newer", facts.newer);
+        outcome("wrong_major", facts.wrongMajor);
+    } catch (const nlohmann::json::exception& e) {
+        return {false, std::string("the child that loaded the plugin answered what is no description: ") + e.what()};
+    }
+    return {true, ""};
+}
+
+// --emit-manifest: loads the plugin in a child, as every check does, and writes its manifest.
 int emitManifestOf(const std::string& library, const std::string& out, const std::string& after,
                    const std::string& before) {
     auto fail = [](const Error& e) {
@@ -188,15 +263,12 @@ int emitManifestOf(const std::string& library, const std::string& out, const std
         if (!b) return fail(b.error());
         beforeAnchor = *b;
     }
-    Outcome load = isolated([&] {
-        auto p = host::loadPlugin(library);
-        return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
+    Outcome made = withPlugin(library, [&](const host::LoadedPlugin& plugin) {
+        return Outcome{true, checker::manifestFromDescriptor(plugin, library, *afterAnchor, beforeAnchor)};
     });
-    if (!load.ok)
-        return fail(fileError(library, "cannot load the plugin: " + load.detail, "run pto-plugin-check on it"));
-    auto plugin = host::loadPlugin(library);
-    if (!plugin) return fail(plugin.error());
-    std::string text = checker::manifestFromDescriptor(**plugin, library, *afterAnchor, beforeAnchor);
+    if (!made.ok)
+        return fail(fileError(library, "cannot load the plugin: " + made.detail, "run pto-plugin-check on it"));
+    const std::string& text = made.detail;
     if (auto err = io::writeOutput(out, [&](ir::Sink& sink) {
             sink.write(text);
             return Status();
@@ -208,7 +280,8 @@ int emitManifestOf(const std::string& library, const std::string& out, const std
 }  // namespace
 
 int main(int argc, char** argv) try {
-    ptoplug::ownProcessState();  // a plugin that changes it is put right, or failed for it
+    ptoplug::ownProcessState();          // a plugin that changes it is put right, or failed for it
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // what a check's child leaves behind comes here, to be ended
     CLI::App app{"pto-plugin-check: ABI conformance checks for a ptoplug plugin"};
     std::string path;
     std::vector<std::string> corpus;
@@ -265,11 +338,9 @@ int main(int argc, char** argv) try {
                                            (exported.size() > 8 ? std::to_string(exported.size()) + " symbols" : list) +
                                            "]" + (weakEntry ? " (the entry is weak)" : "")});
 
-    // Loading runs plugin code (constructors, the entry point): in a child first.
-    Outcome load = isolated([&] {
-        auto p = host::loadPlugin(path);
-        return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
-    });
+    // Loading runs plugin code (constructors, the entry point): in a child, as everything that follows.
+    Facts facts;
+    Outcome load = learnFacts(path, facts);
     report.add("load (RTLD_NOW | RTLD_LOCAL, entry point, descriptor)", load);
     if (!load.ok) return report.finish();
     if (!manifestPath.empty())
@@ -277,50 +348,41 @@ int main(int argc, char** argv) try {
                        auto p = host::loadFromManifest(manifestPath);
                        return p ? Outcome{true, ""} : Outcome{false, p.error().format()};
                    }));
-    auto plugin = host::loadPlugin(path);
-    if (!plugin) return report.finish();
-    const pto_plugin_desc& d = (*plugin)->descriptor();
-
-    // Negotiation against an older and a newer host minor, and a wrong major.
-    auto negotiate = [&](uint32_t major, uint32_t minor) { return host::loadPlugin(path, major, minor); };
-    if (d.abi_minor_min > 0) {
-        auto older = negotiate(d.abi_major, d.abi_minor_min - 1);
-        report.add("negotiation: older host minor is refused",
-                   {!older.ok(), older.ok() ? "a host older than the plugin's minimum accepted it" : ""});
-    } else {
+    if (facts.abiMinorMin > 0)
+        report.add("negotiation: older host minor is refused", facts.older);
+    else
         report.add("negotiation: older host minor", {true, "the plugin works with every minor of its major"});
-    }
-    auto newer = negotiate(d.abi_major, d.abi_minor_max + 1);
-    report.add("negotiation: newer host minor is accepted",
-               {newer.ok() && (*newer)->abiMinor() == d.abi_minor_max,
-                newer.ok() ? "" : "a newer host refused it: " + newer.error().message});
-    auto wrongMajor = negotiate(d.abi_major + 1, 0);
-    report.add("negotiation: wrong major is refused",
-               {!wrongMajor.ok(), wrongMajor.ok() ? "a host of another major accepted it" : ""});
+    report.add("negotiation: newer host minor is accepted", facts.newer);
+    report.add("negotiation: wrong major is refused", facts.wrongMajor);
 
     if (corpus.empty()) report.add("corpus", {false, "no IR files to run the passes on"});
-    for (size_t i = 0; i < d.pass_count; ++i) {
-        const pto_pass_desc* pass = d.passes[i];
-        const std::vector<host::PassOption> defaults = host::defaultOptions(*pass);
-        const Runnable runnable{pass->run, host::RunSettings{.options = &defaults, .readOnly = false}};
+    for (const std::string& name : facts.passes) {
+        // A pass (with its options at their declared defaults), as a host runs it.
+        auto onPass = [&](const std::function<Outcome(const Runnable&)>& check) {
+            return withPlugin(path, [&](const host::LoadedPlugin& plugin) {
+                const pto_pass_desc* pass = plugin.pass(name);
+                const std::vector<host::PassOption> defaults = host::defaultOptions(*pass);
+                return check(Runnable{pass->run, host::RunSettings{.options = &defaults, .readOnly = false}});
+            });
+        };
         bool hung = false;
         for (const std::string& file : corpus) {
             if (hung) break;  // one hang is the finding: the rest would each wait out the time limit
-            Outcome o = isolated([&] { return checkRun(runnable, file); });
+            Outcome o = onPass([&](const Runnable& r) { return checkRun(r, file); });
             hung = o.detail.find("(--timeout)") != std::string::npos;
-            report.add(std::string("pass ") + pass->name + " on " + file, o);
+            report.add("pass " + name + " on " + file, o);
         }
         if (!corpus.empty() && !hung)
-            report.add(std::string("pass ") + pass->name + " on 8 threads",
-                       isolated([&] { return checkThreads(runnable, corpus); }));
+            report.add("pass " + name + " on 8 threads",
+                       onPass([&](const Runnable& r) { return checkThreads(r, corpus); }));
     }
-    for (size_t i = 0; i < d.verifier_count; ++i) {
-        const pto_verifier_desc* verifier = d.verifiers[i];
-        const Runnable runnable{verifier->run, host::RunSettings{.options = nullptr, .readOnly = true}};
+    for (const std::string& property : facts.verifiers)
         for (const std::string& file : corpus)
-            report.add(std::string("verifier ") + verifier->property + " on " + file,
-                       isolated([&] { return checkRun(runnable, file); }));
-    }
+            report.add("verifier " + property + " on " + file, withPlugin(path, [&](const host::LoadedPlugin& plugin) {
+                           const Runnable r{plugin.verifier(property)->run,
+                                            host::RunSettings{.options = nullptr, .readOnly = true}};
+                           return checkRun(r, file);
+                       }));
     return report.finish();
 }
 // Nothing above should throw; if it does, it is a bug in the checker, reported as such.

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -260,26 +261,34 @@ ChildRun collect(Child& child, double timeoutSeconds) {
     ChildRun run;
     auto t0 = std::chrono::steady_clock::now();
     char buffer[65536];
+    // Until end of file, or until the child has ended: what it started may hold the pipe open, and ends with
+    // its group (ChildOptions::ownGroup) once what the child wrote has been read.
+    bool ended = false;
     while (child.out() >= 0) {
-        int waitMs = -1;
-        if (timeoutSeconds > 0) {
+        int waitMs = ended ? 0 : 50;
+        if (!ended && timeoutSeconds > 0) {
             double left = timeoutSeconds - secondsSince(t0);
             if (left <= 0) {
                 run.timedOut = true;
                 child.kill(SIGKILL);
                 break;
             }
-            waitMs = static_cast<int>(left * 1000) + 1;
+            waitMs = std::min(waitMs, static_cast<int>(left * 1000) + 1);
         }
         pollfd p{child.out(), POLLIN, 0};
         int n = ::poll(&p, 1, waitMs);
         if (n < 0 && errno != EINTR) break;
-        if (n <= 0) continue;
+        if (n == 0 && ended) break;
+        if (n <= 0) {
+            ended = child.awaitEnd(0);
+            continue;
+        }
         ssize_t got = ::read(child.out(), buffer, sizeof buffer);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
         run.output.append(buffer, static_cast<size_t>(got));
     }
+    child.killGroup(SIGKILL);
     run.end = child.wait();
     return run;
 }

@@ -85,8 +85,8 @@ struct ChildRun {
     bool timedOut = false;  ///< killed (SIGKILL) because it ran past the time limit
 };
 
-/// Reads `child`'s output until it closes it, killing the child once `timeoutSeconds` pass (0: no
-/// limit), then waits for it.
+/// Reads `child`'s output until it closes it or ends (then what it wrote is read, and its group ended:
+/// ChildOptions::ownGroup), killing the child once `timeoutSeconds` pass (0: no limit), then waits for it.
 ChildRun collect(Child& child, double timeoutSeconds);
 
 /// Runs `body` in a child (see Child::fork) and collects what it writes to its `out` descriptor.

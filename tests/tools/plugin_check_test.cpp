@@ -66,11 +66,24 @@ TEST(PluginCheck, FakePluginsAreRejectedNamingTheRule) {
         {"exit_in_constructor", "the plugin ended the process with exit(0) instead of returning"},
         {"entry_segfaults", "the plugin crashed: SIGSEGV (Segmentation fault)"},
         {"hangs", "the plugin did not return within 1 s (--timeout)"},
+        {"forges_message",
+         "a diagnostic carries control bytes (a newline, an escape, a NUL): hidden after a NUL:\\x00"},
+        {"leaves_thread", "changed what a host cannot put back: 1 thread left running"},
+        {"arms_alarm", "changed what a host cannot put back: a timer left armed (alarm or ITIMER_REAL, disarmed)"},
+        {"arms_timer", "changed what a host cannot put back: a POSIX timer (timer_create) left"},
+        {"leaves_child", "changed what a host cannot put back: a child process left (running or not reaped)"},
+        {"leaves_daemon", "changed what a host cannot put back: a child process left (running or not reaped)"},
+        {"blocks_signals", "changed what a host cannot put back: the signal mask changed (blocked: SIGTERM SIGCHLD"},
+        {"ignores_sigchld", "changed what a host cannot put back: the handling of SIGCHLD changed (put back)"},
+        {"defaults_sigpipe", "changed what a host cannot put back: the handling of SIGPIPE changed (put back)"},
+        {"changes_group", "changed what a host cannot put back: the process moved to another process group"},
+        {"thread_in_constructor", "loading the plugin changed what the host cannot put back: 1 thread left running"},
     };
     for (const auto& [fake, rule] : fakes) {
         std::string path = kFakes + "/libfake_" + fake + ".so";
         auto r = test::runProcess({kCheck, path, "--timeout", "1"});
         EXPECT_EQ(r.exitCode, 1) << fake << "\n" << r.out;
+        EXPECT_EQ(r.err.find("leftover"), std::string::npos) << fake << "\n" << r.err;  // what it left was ended
         size_t at = r.out.find(rule);
         EXPECT_NE(at, std::string::npos) << fake << "\n" << r.out;
         // The failing line names the file (the load errors) or the pass and corpus file.
