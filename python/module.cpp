@@ -24,17 +24,21 @@ py::list toPython(const std::vector<ptoplug::Diagnostic>& diagnostics) {
 
 PYBIND11_MODULE(_ptoplug, m) {
     m.doc() = "ptoplug: run pypto pass plugins over serialized programs";
-    // PassError is a ValueError and InternalError a RuntimeError, as pypto raises them; the classes are
+    // PassError is a ValueError, NodeRefusedError a TypeError and InternalError a RuntimeError, as pypto
+    // raises them; the classes are
     // defined in Python (ptoplug/errors.py) and registered here.
     py::module_ errors = py::module_::import("ptoplug.errors");
     static py::object passError = errors.attr("PassError");
     static py::object internalError = errors.attr("InternalError");
+    static py::object nodeRefusedError = errors.attr("NodeRefusedError");
     static py::object fileError = errors.attr("FileError");
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const ptoplug::PassError& e) {
-            py::object error = (e.internal() ? internalError : passError)(e.what(), toPython(e.diagnostics()));
+            py::object error = (e.nodeRefused() ? nodeRefusedError
+                                : e.internal()  ? internalError
+                                                : passError)(e.what(), toPython(e.diagnostics()));
             PyErr_SetObject(error.get_type().ptr(), error.ptr());
         } catch (const ptoplug::FileError& e) {
             PyErr_SetString(fileError.ptr(), e.what());

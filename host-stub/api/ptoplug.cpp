@@ -9,6 +9,7 @@
 #include "driver/diagnostics.h"
 #include "driver/process_file.h"
 #include "io/output_file.h"
+#include "ir/program_rules.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
 #include "pipeline/pipeline.h"
@@ -54,14 +55,19 @@ void run(const host::Pipeline& pipeline, ir::Document& doc, bool verify = true,
     }
     auto firstError = std::find_if(diagnostics.begin(), diagnostics.end(),
                                    [](const Diagnostic& d) { return d.severity.find("error") != std::string::npos; });
+    // A node pypto's constructor refuses is what pypto's own pass raises as a TypeError when it builds it.
+    if (firstError != diagnostics.end() && firstError->rule == "pto-host/invalid-ir")
+        if (auto broken = ir::firstNodeRuleBreak(doc);
+            broken && broken->typeError && firstError->message.find(broken->message) != std::string::npos)
+            throw PassError(broken->message, std::move(diagnostics), false, true);
     throw PassError(firstError != diagnostics.end() ? firstError->message : report.messages, std::move(diagnostics),
                     report.exitCode == host::kExitInternal);
 }
 
 }  // namespace
 
-PassError::PassError(const std::string& what, std::vector<Diagnostic> diagnostics, bool internal)
-    : std::runtime_error(what), diagnostics_(std::move(diagnostics)), internal_(internal) {}
+PassError::PassError(const std::string& what, std::vector<Diagnostic> diagnostics, bool internal, bool nodeRefused)
+    : std::runtime_error(what), diagnostics_(std::move(diagnostics)), internal_(internal), nodeRefused_(nodeRefused) {}
 
 // --- Program ---------------------------------------------------------------------------------------
 

@@ -29,6 +29,11 @@ std::optional<RuleBreak> broken(const Value* where, std::string message, std::st
     return RuleBreak{where, std::move(message), std::move(hint)};
 }
 
+// A rule of pypto's node constructor that it raises as a TypeError.
+std::optional<RuleBreak> constructorTypeError(const Value* where, std::string message, std::string hint) {
+    return RuleBreak{where, std::move(message), std::move(hint), true};
+}
+
 const char* functionTypeName(uint64_t code) {
     static constexpr const char* kNames[] = {"Opaque", "Orchestration", "InCore", "AIC",  "AIV",
                                              "Group",  "Spmd",          "Inline", "Graph"};
@@ -105,14 +110,14 @@ std::optional<RuleBreak> argDirectionsRules(const Document& doc, const Node& cal
         const Value* codes = tag ? value->m->find(K::value) : nullptr;
         if (!tag || tag->kind != Kind::Str || tag->strView() != "ArgDirectionVector" || !codes ||
             codes->kind != Kind::Array)
-            return broken(value ? value : entry->find(K::key),
-                          who + " attrs['arg_directions'] must be std::vector<ArgDirection>",
-                          "write it as {\"type\": \"ArgDirectionVector\", \"value\": [codes...]}, one code per arg");
+            return constructorTypeError(
+                value ? value : entry->find(K::key), who + " attrs['arg_directions'] must be std::vector<ArgDirection>",
+                "write it as {\"type\": \"ArgDirectionVector\", \"value\": [codes...]}, one code per arg");
         if (codes->a->size != 0 && codes->a->size != argCount)
-            return broken(codes,
-                          who + " attrs['arg_directions'] size (" + std::to_string(codes->a->size) +
-                              ") must match args size (" + std::to_string(argCount) + ")",
-                          "give one ArgDirection per arg, as pypto's constructor requires");
+            return constructorTypeError(codes,
+                                        who + " attrs['arg_directions'] size (" + std::to_string(codes->a->size) +
+                                            ") must match args size (" + std::to_string(argCount) + ")",
+                                        "give one ArgDirection per arg, as pypto's constructor requires");
     }
     if (call.type != K::Call) return std::nullopt;
     // A legacy Call carries its directions as a field of its own, lifted into the attr when read.
@@ -234,6 +239,12 @@ std::optional<RuleBreak> inlineTypePartsRules(const Value& type) {
 }
 
 }  // namespace
+
+std::optional<RuleBreak> firstNodeRuleBreak(const Document& doc) {
+    for (const Node* node : doc.nodes())
+        if (auto b = checkNodeRules(doc, *node)) return b;
+    return std::nullopt;
+}
 
 std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node) {
     switch (node.type) {

@@ -18,11 +18,18 @@ struct RuleBreak {
     const Value* where;
     std::string message;
     std::string hint;
+    /// pypto's node constructor raises it as a TypeError (its other checks raise ValueError): what a pass
+    /// building that node raises in pypto (the Python API raises the same).
+    bool typeError = false;
 };
 
 /// The rules on one node's own fields, its kinds already checked (ir/validate.h). A node it refers to is
 /// read only as far as its `type` (a tuple's), and only where that is well formed.
 std::optional<RuleBreak> checkNodeRules(const Document& doc, const Node& node);
+
+/// The first node of `doc`, in node order, that breaks a rule of checkNodeRules. For a program a pass
+/// left: the structural check says where, this which rule, with pypto's own text.
+std::optional<RuleBreak> firstNodeRuleBreak(const Document& doc);
 
 /// The rules on one type map of kind `typeKind`, its keys' kinds already checked.
 std::optional<RuleBreak> checkTypeRules(const Value& type, std::string_view typeKind);

@@ -7,10 +7,10 @@
 
 `program` is bytes (MessagePack or JSON; the same format comes back) or, when pypto is importable, a
 pypto Program (a pypto Program comes back). Errors, with pypto's text: PassError (a ValueError, as
-pypto's pass raises), InternalError (a RuntimeError; on a pypto Program also a pypto.InternalError),
+pypto's pass raises), NodeRefusedError (a TypeError: the pass built a node pypto's constructor refuses), InternalError (a RuntimeError; on a pypto Program also a pypto.InternalError),
 FileError (a ValueError: bytes that are not pypto IR).
 """
-from ptoplug.errors import FileError, InternalError, PassError
+from ptoplug.errors import FileError, InternalError, NodeRefusedError, PassError
 from ptoplug import passes
 
-__all__ = ["passes", "PassError", "InternalError", "FileError"]
+__all__ = ["passes", "PassError", "NodeRefusedError", "InternalError", "FileError"]

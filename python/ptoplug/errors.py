@@ -22,6 +22,15 @@ class PassError(ValueError):
         self.diagnostics = list(diagnostics)
 
 
+class NodeRefusedError(TypeError):
+    """The pass built a node pypto's constructor refuses: a TypeError with pypto's text, as pypto's own
+    pass raises it there; `diagnostics` as for PassError."""
+
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
 class InternalError(RuntimeError):
     """A broken invariant in a pass, or a plugin that failed; `diagnostics` as for PassError. On a pypto
     Program it is also a pypto.InternalError, as pypto raises its own."""

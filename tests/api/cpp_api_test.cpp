@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "support/fake_plugins.h"
 #include "support/fixtures.h"
 #include "support/process.h"
 
@@ -61,6 +62,23 @@ TEST(CppApi, TransformRunsThePassAloneAndGivesItsWarnings) {
     EXPECT_EQ(diagnostics[0].severity, "warning");
     EXPECT_EQ(diagnostics[0].rule, "MaterializeDistTensorCtx/already-materialized");
     EXPECT_EQ(ptoplug::manifestsIn(ptoplug::defaultPluginDir()).size(), 1u);
+}
+
+TEST(CppApi, ANodePyptosConstructorRefusesIsPyptosText) {
+    // The fake adds one direction to the first call's arg_directions: pypto's Call constructor refuses it
+    // (a TypeError in pypto, with this text).
+    ptoplug::test::TempDir tmp;
+    const ptoplug::PassManager manager({ptoplug::test::fakeManifest(tmp, "breaks_directions")}, false);
+    try {
+        manager.run(ptoplug::Program::read(ptoplug::test::fakesInput()));
+        FAIL() << "no PassError";
+    } catch (const ptoplug::PassError& e) {
+        EXPECT_TRUE(e.nodeRefused());
+        EXPECT_FALSE(e.internal());
+        EXPECT_EQ(std::string(e.what()), "Call attrs['arg_directions'] size (2) must match args size (1)");
+        ASSERT_FALSE(e.diagnostics().empty());
+        EXPECT_EQ(e.diagnostics()[0].rule, "pto-host/invalid-ir");
+    }
 }
 
 TEST(CppApi, ProgramsReadAndWriteBothFormats) {

@@ -3,9 +3,10 @@ on (stand-in) pypto Programs, errors as pypto raises them, and the wrapper pypto
 Run: PYTHONPATH=build/python:tests/python/stand_in PTOPLUG_TEST_DATA=tests/data python -m unittest"""
 import os
 import sys
+import tempfile
 import unittest
 
-from ptoplug import FileError, InternalError, PassError, passes
+from ptoplug import FileError, InternalError, NodeRefusedError, PassError, passes
 import pypto
 from pypto.pypto_core import passes as pypto_passes
 
@@ -34,6 +35,20 @@ class BytesIn(unittest.TestCase):
         self.assertTrue(str(raised.exception).startswith("Cannot determine the communication context"))
         self.assertTrue(str(raised.exception).endswith(" [test_materialize_dist_tensor_ctx.py:1:1]"))
         self.assertEqual(raised.exception.diagnostics[0]["rule"], "MaterializeDistTensorCtx/unresolved-context")
+
+    def test_a_node_pyptos_constructor_refuses_is_a_type_error_with_pyptos_text(self):
+        # The fake adds one direction to the first call's arg_directions (tests/fake_plugins/fake_plugin.c).
+        with tempfile.TemporaryDirectory() as folder:
+            manifest = os.path.join(folder, "fake.json")
+            with open(manifest, "w") as f:
+                f.write('{"file_format_version": 2, "library": "%s", "passes": [{"name": "FakePass", '
+                        '"placement": {"after": {"pass": "ConvertToSSA"}}}]}'
+                        % os.path.join(os.environ["PTOPLUG_TEST_PLUGIN_DIR"], "libfake_breaks_directions.so"))
+            manager = passes.PassManager([manifest], default_plugins=False)
+            with self.assertRaises(TypeError) as raised:
+                manager(fixture("buffer_aliasing_view_inherits_source_context", "before.json"))
+        self.assertIsInstance(raised.exception, NodeRefusedError)
+        self.assertEqual(str(raised.exception), "Call attrs['arg_directions'] size (2) must match args size (1)")
 
     def test_bad_input_raises_file_error_and_errors_are_pyptos_kinds(self):
         with self.assertRaises(FileError):

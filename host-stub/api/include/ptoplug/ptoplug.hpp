@@ -49,13 +49,17 @@ public:
 /// bug (a broken invariant, a plugin failure) from a program the pass refuses.
 class PTOPLUG_API PassError : public std::runtime_error {
 public:
-    PassError(const std::string& what, std::vector<Diagnostic> diagnostics, bool internal);
+    PassError(const std::string& what, std::vector<Diagnostic> diagnostics, bool internal, bool nodeRefused = false);
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
     bool internal() const { return internal_; }
+    /// The pass built a node pypto's constructor refuses: pypto's pass raises a TypeError there, and
+    /// what() is pypto's text. (internal() is false: the input made the pass build it.)
+    bool nodeRefused() const { return nodeRefused_; }
 
 private:
     std::vector<Diagnostic> diagnostics_;
     bool internal_;
+    bool nodeRefused_;
 };
 
 /// One pypto program in memory. Move-only; passes transform it in place.
