@@ -1,9 +1,40 @@
 #include "driver/plugin_probe.h"
 
+#include <nlohmann/json.hpp>
+
 #include "driver/progress.h"
 #include "io/subprocess.h"
 
 namespace ptoplug::host {
+namespace {
+
+constexpr char kLoaded[] = "loaded";
+constexpr char kFailed[] = "failed\n";  // then the error, as JSON
+
+std::string errorAsJson(const Error& e) {
+    return nlohmann::json{{"file", e.file},     {"pointer", e.pointer}, {"line", e.line}, {"column", e.column},
+                          {"offset", e.offset}, {"message", e.message}, {"hint", e.hint}}
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<Error> errorFromJson(const std::string& text) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        Error e;
+        e.file = j.at("file");
+        e.pointer = j.at("pointer");
+        e.line = j.at("line");
+        e.column = j.at("column");
+        e.offset = j.at("offset");
+        e.message = j.at("message");
+        e.hint = j.at("hint");
+        return e;
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
 
 Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
                                                          double timeoutSeconds) {
@@ -22,16 +53,22 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
     board[0].enter(Phase::Load);
     io::ChildOptions options;
     options.stdoutToStderr = true;
+    options.ownGroup = true;  // what a constructor starts is found and ended with the probe
     io::ChildRun probe = io::runInChild(
         [&](int out) {
             // An explicit verdict: a plugin that ends the process early (exit(0) in a constructor)
-            // must not pass for a successful load.
+            // must not pass for a successful load. A failed load's error comes with it, so that pto-host
+            // need not run the plugin's code again to say it.
             auto pipeline = load(&board[0]);
-            std::string verdict = pipeline ? "loaded" : "failed";
+            std::string verdict = pipeline ? kLoaded : kFailed + errorAsJson(pipeline.error());
             return io::writeAll(out, verdict.data(), verdict.size()) ? 0 : 2;
         },
         timeoutSeconds, options);
-    if (!probe.end.exitedWith(0) || (probe.output != "loaded" && probe.output != "failed")) {
+    std::optional<Error> failed;
+    if (probe.end.exitedWith(0) && probe.output.rfind(kFailed, 0) == 0)
+        failed = errorFromJson(probe.output.substr(sizeof kFailed - 1));
+    if (failed) return *failed;
+    if (!probe.end.exitedWith(0) || probe.output != kLoaded) {
         size_t i = board[0].item.load();
         std::string manifest = i < manifests.size() ? manifests[i] : "<manifest>";
         std::string what = probe.timedOut ? "did not finish loading within " +
@@ -45,7 +82,7 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
                              " while loading (in a library constructor or its entry point)",
                          "fix the plugin, or remove this manifest from the pipeline");
     }
-    // The plugins load without crashing: load them here (an error is reported as the child saw it).
+    // The plugins load in the child: load them here.
     return load(nullptr);
 }
 

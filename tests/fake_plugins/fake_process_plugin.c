@@ -14,7 +14,8 @@
  *   FAKE_CHANGES_GROUP        the process moved into its parent's process group
  *   FAKE_WRITES_CHANNEL       64 bytes of junk written into every pipe from descriptor 3 up (the worker's
  *                             channel to pto-host among them), then 200 ms of sleep
- *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running
+ *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running (and appends a byte to
+ *                             the file named by $PTOPLUG_FAKE_LOADS, when set: one per load)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -48,7 +49,15 @@ __attribute__((unused)) static void start_thread(void) {
 }
 
 #if defined(FAKE_THREAD_IN_CONSTRUCTOR)
-__attribute__((constructor)) static void thread_while_loading(void) { start_thread(); }
+__attribute__((constructor)) static void thread_while_loading(void) {
+    const char* loads = getenv("PTOPLUG_FAKE_LOADS");
+    FILE* f = loads ? fopen(loads, "a") : NULL;
+    if (f) {
+        fputc('x', f);
+        fclose(f);
+    }
+    start_thread();
+}
 #endif
 
 /* True unless the program is named "innocent". */
