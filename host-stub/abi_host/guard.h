@@ -60,8 +60,9 @@ template <auto Fn, EntryName Name, Access A = Access::Read>
 struct Entry;
 template <class... Args, pto_status (*Fn)(pto_run_context*, Args...), EntryName Name, Access A>
 struct Entry<Fn, Name, A> {
-    static pto_status call(pto_run_context* ctx, Args... args) {
-        if (!ctx || ctx->magic != pto_run_context::kMagic) return PTO_ERR_INVALID_HANDLE;
+    static pto_status call(pto_run_context* ticket, Args... args) {
+        pto_run_context* ctx = pto_run_context::live(ticket);
+        if (!ctx) return PTO_ERR_INVALID_HANDLE;
         ctx->errorDetailStatus = PTO_OK;
         pto_status s = PTO_OK;
         if (A == Access::Write && ctx->settings.readOnly)

@@ -20,9 +20,18 @@ struct pto_run_context {
     pto_run_context(const pto_run_context&) = delete;
     pto_run_context& operator=(const pto_run_context&) = delete;
 
+    /// What plugin code is given for this context: a ticket that names its token (never reused) and its
+    /// slot among the live contexts, not its address, which a later context may take: a context used after
+    /// its run is refused even then. Null if more than kLiveSlots contexts live at once.
+    pto_run_context* ticket() const;
+    /// The live context a ticket names, or null (a stale, forged or null ticket).
+    static pto_run_context* live(const pto_run_context* ticket);
+    static constexpr size_t kLiveSlots = 256;
+
     static constexpr uint64_t kMagic = 0x7074'6f70'6c75'6721ULL;
-    uint64_t magic = kMagic;  ///< cleared on destruction: a context used after its run is refused
-    uint64_t token;           ///< stamped into every handle this context gives out
+    uint64_t magic = kMagic;   ///< cleared on destruction
+    uint64_t token;            ///< stamped into every handle this context gives out
+    size_t slot = kLiveSlots;  ///< its place among the live contexts (kLiveSlots: none)
     ptoplug::ir::Document& doc;
     std::vector<ptoplug::host::ValueSlot> values;  ///< pto_value handles: index + 1
     ptoplug::ir::Containment containment;          ///< the cycle checks of rewrites (ir/graph.h)

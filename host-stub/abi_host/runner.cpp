@@ -20,7 +20,7 @@ RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*
         pto_run_context ctx(doc);
         ctx.settings = settings;
         ProcessStateGuard keep;
-        outcome.status = fn(&hostApi(), &ctx);
+        outcome.status = fn(&hostApi(), ctx.ticket());
         outcome.lostProcessState = keep.restore();
         table::applyEdits(&ctx);
         outcome.diagnostics = std::move(ctx.diagnostics);

@@ -145,10 +145,10 @@ struct CallCollector {
     std::vector<pto_node> found;
 };
 
-pto_walk_result collectCall(pto_run_context* ctx, pto_node node, const pto_walk_position* /*position*/,
+pto_walk_result collectCall(pto_run_context* ticket, pto_node node, const pto_walk_position* /*position*/,
                             void* userData) {
     auto* c = static_cast<CallCollector*>(userData);
-    Node* n = toNode(ctx, node);
+    Node* n = toNode(pto_run_context::live(ticket), node);
     if (n && isCallLike(n) && !c->seen[n->index] && calleeName(n) == c->name) {
         c->seen[n->index] = 1;
         c->found.push_back(node);

@@ -16,7 +16,7 @@ public:
     bool visit(Node* n, const pto_walk_position& pos) {
         pto_node h = fromNode(ctx_, n);
         if (cb_.pre) {
-            pto_walk_result r = cb_.pre(ctx_, h, &pos, cb_.user_data);
+            pto_walk_result r = cb_.pre(ctx_->ticket(), h, &pos, cb_.user_data);
             if (r == PTO_WALK_STOP) return false;
             if (r == PTO_WALK_SKIP_CHILDREN) return post(h, pos);
         }
@@ -41,7 +41,7 @@ public:
 
 private:
     bool post(pto_node h, const pto_walk_position& pos) {
-        return !cb_.post || cb_.post(ctx_, h, &pos, cb_.user_data) != PTO_WALK_STOP;
+        return !cb_.post || cb_.post(ctx_->ticket(), h, &pos, cb_.user_data) != PTO_WALK_STOP;
     }
 
     // Visits the nodes of one field; lists are re-read at every step.

@@ -8,6 +8,9 @@
  *                           pointer of a name the host lent it (a cast away from const), and succeeds
  *   FAKE_DUPLICATES_NAME    a pass that writes the second function's name over the first's, through the
  *                           pointer the host lent it (names of one length), and succeeds
+ *   FAKE_KEEPS_CONTEXT      a verifier that keeps the run context of its first run and, in every later run
+ *                           (--verify runs it after each stage, from the same place), calls the host with
+ *                           it, failing (PTO_ERR_INTERNAL) if the host accepts it
  */
 #include <string.h>
 
@@ -55,7 +58,18 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
 #endif
 }
 
-#if defined(FAKE_VERIFIER_WRITES)
+#if defined(FAKE_KEEPS_CONTEXT)
+static pto_run_context* kept;
+static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
+    pto_node program;
+    if (!kept) {
+        kept = ctx;
+        return PTO_OK;
+    }
+    return host->program(kept, &program) == PTO_ERR_INVALID_HANDLE ? PTO_OK : PTO_ERR_INTERNAL;
+}
+#define FAKE_HAS_VERIFIER
+#elif defined(FAKE_VERIFIER_WRITES)
 static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     pto_node fn;
     pto_string name;
@@ -65,9 +79,13 @@ static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     ((char*)name.data)[0] = '!';
     return PTO_OK;
 }
+#define FAKE_HAS_VERIFIER
+#endif
+
+#if defined(FAKE_HAS_VERIFIER)
 static const pto_verifier_desc verifier = {.struct_size = sizeof(pto_verifier_desc),
                                            .property = "FakeProperty",
-                                           .description = "writes what it may only read",
+                                           .description = "a deliberately broken verifier",
                                            .run = verify};
 static const pto_verifier_desc* const verifiers[] = {&verifier};
 static const char* const produced[] = {"FakeProperty"};

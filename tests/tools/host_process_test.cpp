@@ -93,5 +93,17 @@ TEST(ProcessFaultsWhileLoading, AThreadAConstructorLeavesFailsTheLoad) {
     EXPECT_FALSE(fs::exists(tmp / "o"));
 }
 
+// A run context is never valid after its run, even when the next run's context is made at the same address:
+// a verifier that calls the host with the context of its own earlier run (--verify runs it after every
+// stage it follows) is refused (PTO_ERR_INVALID_HANDLE; the fake fails the run if it is accepted).
+TEST(RunContexts, AContextKeptFromAnEarlierRunIsRefused) {
+    TempDir tmp;
+    // With the default plugins, whose pass runs before the fake's: two verifier runs from the same place.
+    auto r = runProcess({test::kHost, "--plugin", test::fakeManifest(tmp, "keeps_context"), "run", test::fakesInput(),
+                         "-o", tmp / "out.json", "--verify", "FakeProperty"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(fs::exists(tmp / "out.json"));
+}
+
 }  // namespace
 }  // namespace ptoplug
