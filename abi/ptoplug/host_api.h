@@ -22,8 +22,10 @@
  *     where a statement goes, a non-Var as a param) gives PTO_ERR_WRONG_KIND, and a node placed
  *     inside itself (a cycle) gives PTO_ERR_INVALID_ARGUMENT; the IR is then unchanged. After each
  *     pass the host also checks the whole program and fails the pass if it is not valid IR.
- *   - Plugin code must not write to stdout (the host sends it to stderr) or end the process (exit,
- *     abort): the host runs plugins in worker processes and reports either as a plugin failure.
+ *   - stdout belongs to the host's output (`-o -`). Plugin code's writes to stdout are not a failure:
+ *     pto-host and pto-plugin-check send them to stderr, so they never mix into the program or report
+ *     [1.2: stated; 1.0 and 1.1 hosts did the same]. Plugin code must not end the process (exit,
+ *     abort): the host runs plugins in worker processes and reports that as a plugin failure.
  *     Process state is the host's: plugin code does not read stdin, close descriptors it did not
  *     open, or change the working folder, umask, signal handling or resource limits. A host may put
  *     such changes back after each call and fail the pass for what it cannot (pto-host does both).
@@ -85,9 +87,9 @@ typedef struct pto_walk_callbacks {
 /** The function signature summary of pto_host_api.function_info. */
 typedef struct pto_function_info {
     size_t struct_size; /**< set by the caller to sizeof(pto_function_info); the host fills that much */
-    int32_t func_type;  /**< FunctionType code (docs/ir_format.md §7); 0 (Opaque) if absent */
-    int32_t level;      /**< Level code, or -1 if absent/nil */
-    int32_t role;       /**< Role code, or -1 if absent/nil */
+    int32_t func_type;  /**< pto_function_type code (docs/ir_format.md §7); 0 (Opaque) if absent */
+    int32_t level;      /**< pto_level code, or -1 if absent/nil */
+    int32_t role;       /**< pto_role code, or -1 if absent/nil */
     size_t param_count;
 } pto_function_info;
 
@@ -219,8 +221,10 @@ typedef struct pto_host_api {
     /**
      * Visits `root` and every node below it, depth first, children in pypto's field order (the
      * order the program reads: loop bounds before the body, statements in sequence order). A node
-     * that occurs several times (a variable's uses) is visited at each occurrence. Types and kwargs
-     * are entered only with the PTO_WALK_INTO_* flags.
+     * that occurs several times (a variable's uses) is visited at each occurrence. Nodes inside attrs
+     * (docs/ir_format.md §5: a node-valued attr such as a Function's or scope's) are always visited,
+     * with field PTO_FIELD_ATTRS [1.2: stated; every host did so]; types and kwargs are entered only
+     * with the PTO_WALK_INTO_* flags.
      * What a callback may change: anything, through this table. The walk re-reads each list when it
      * steps to the next element, so it stays memory-safe; a change to a node whose children are
      * still to be visited is seen by the walk, a change elsewhere is not revisited. insert_before is
@@ -367,7 +371,9 @@ typedef struct pto_host_api {
     /* ---- Symbols ---------------------------------------------------------------------------- */
 
     /** [mutates] Renames a Function: the program's function list stays sorted by name and every Call/Submit
-     *  naming it as a GlobalVar follows. INVALID_ARGUMENT if another function has the name or it is "". */
+     *  naming it as a GlobalVar follows. INVALID_ARGUMENT if another function has the name, or it is
+     *  not an identifier ([A-Za-z_][A-Za-z0-9_]*, no Python keyword: pypto prints it as `def NAME(`;
+     *  [1.2] hosts before 1.2 took any non-empty name). */
     pto_status (*function_rename)(pto_run_context* ctx, pto_node function, pto_string name);
     /** A new Call (kind PTO_NODE_CALL) or Submit (PTO_NODE_SUBMIT: no deps, core_num or predicate) of the
      *  program's Function `callee`, with `args` (shared), empty attrs and kwargs, result `type`, span of

@@ -327,6 +327,92 @@ typedef enum pto_data_type {
     PTO_DATA_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
 } pto_data_type;
 
+/* [1.2] Named codes of the format's other enums (docs/ir_format.md §7, pypto's enum classes of the same
+ * names), as fields and attrs carry them. Only names: a plugin built with them runs on any 1.x host. */
+
+/** FunctionType: a Function's `func_type` (pto_function_info.func_type). [1.2] */
+typedef enum pto_function_type {
+    PTO_FUNCTION_OPAQUE = 0,
+    PTO_FUNCTION_ORCHESTRATION = 1,
+    PTO_FUNCTION_IN_CORE = 2,
+    PTO_FUNCTION_AIC = 3,
+    PTO_FUNCTION_AIV = 4,
+    PTO_FUNCTION_GROUP = 5,
+    PTO_FUNCTION_SPMD = 6,
+    PTO_FUNCTION_INLINE = 7,
+    PTO_FUNCTION_GRAPH = 8,
+    PTO_FUNCTION_TYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_function_type;
+
+/** Level: a Function's or scope's `level` (pto_function_info.level; -1 there when absent). The aliases
+ *  are pypto's: the same code under another name. [1.2] */
+typedef enum pto_level {
+    PTO_LEVEL_AIV = 0,
+    PTO_LEVEL_AIC = 1,
+    PTO_LEVEL_CORE_GROUP = 2,
+    PTO_LEVEL_CHIP_DIE = 3,
+    PTO_LEVEL_CHIP = 4,
+    PTO_LEVEL_HOST = 5,
+    PTO_LEVEL_CLUSTER_0 = 6,
+    PTO_LEVEL_CLUSTER_1 = 7,
+    PTO_LEVEL_CLUSTER_2 = 8,
+    PTO_LEVEL_GLOBAL = 9,
+    PTO_LEVEL_L2CACHE = 3,   /**< alias of CHIP_DIE */
+    PTO_LEVEL_PROCESSOR = 4, /**< alias of CHIP */
+    PTO_LEVEL_UMA = 4,       /**< alias of CHIP */
+    PTO_LEVEL_NODE = 5,      /**< alias of HOST */
+    PTO_LEVEL_POD = 6,       /**< alias of CLUSTER_0 */
+    PTO_LEVEL_CLOS1 = 7,     /**< alias of CLUSTER_1 */
+    PTO_LEVEL_CLOS2 = 8,     /**< alias of CLUSTER_2 */
+    PTO_LEVEL_UNDEFINED = 255,
+    PTO_LEVEL_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_level;
+
+/** Role: a Function's or scope's `role` (pto_function_info.role; -1 there when absent). [1.2] */
+typedef enum pto_role {
+    PTO_ROLE_ORCHESTRATOR = 0,
+    PTO_ROLE_SUB_WORKER = 1,
+    PTO_ROLE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_role;
+
+/** ForKind: a ForStmt's `kind`. [1.2] */
+typedef enum pto_for_kind {
+    PTO_FOR_SEQUENTIAL = 0,
+    PTO_FOR_PARALLEL = 1,
+    PTO_FOR_UNROLL = 2,
+    PTO_FOR_PIPELINE = 3,
+    PTO_FOR_KIND_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_for_kind;
+
+/** SplitMode: an InCoreScopeStmt's or SplitAivScopeStmt's `split`. [1.2] */
+typedef enum pto_split_mode {
+    PTO_SPLIT_NONE = 0,
+    PTO_SPLIT_UP_DOWN = 1,
+    PTO_SPLIT_LEFT_RIGHT = 2,
+    PTO_SPLIT_MODE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_split_mode;
+
+/** MemorySpace: a MemRef's or tile's memory. [1.2] */
+typedef enum pto_memory_space {
+    PTO_MEMORY_DDR = 0,
+    PTO_MEMORY_VEC = 1,
+    PTO_MEMORY_MAT = 2,
+    PTO_MEMORY_LEFT = 3,
+    PTO_MEMORY_RIGHT = 4,
+    PTO_MEMORY_ACC = 5,
+    PTO_MEMORY_BIAS = 6,
+    PTO_MEMORY_SCALAR_LOCAL = 7,
+    PTO_MEMORY_LEFT_SCALE = 8,
+    PTO_MEMORY_RIGHT_SCALE = 9,
+    PTO_MEMORY_SPACE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_memory_space;
+
+/** InlineLanguage: an InlineStmt's `language`. [1.2] */
+typedef enum pto_inline_language {
+    PTO_INLINE_PYTHON = 0,
+    PTO_INLINE_LANGUAGE_MAX_ENUM = 0x7FFFFFFF /**< not a value (see the top of this file) */
+} pto_inline_language;
+
 /** The two keyed lists of a node (docs/ir_format.md §5): `attrs` (Call, Submit, Function, scopes) and
  *  `kwargs` (Call, Submit). [1.1] */
 typedef enum pto_attr_list {

@@ -2,6 +2,7 @@
 // rename touches the function, its entry in Program.functions (kept sorted by name, as pypto stores
 // them) and every Call/Submit naming it.
 #include <algorithm>
+#include <array>
 
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
@@ -41,6 +42,21 @@ std::string_view calleeName(const Node* call) {
     return name->strView();
 }
 
+// A name `def NAME(` prints as Python, and pypto's parser reads back: an ASCII identifier that is no
+// Python keyword.
+bool isFunctionName(std::string_view name) {
+    static constexpr std::array<std::string_view, 35> kKeywords{
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    if (name.empty() || !letter(name[0])) return false;
+    for (char c : name)
+        if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+    return std::find(kKeywords.begin(), kKeywords.end(), name) == kKeywords.end();
+}
+
 }  // namespace
 
 pto_status functionRename(pto_run_context* ctx, pto_node function, pto_string name) {
@@ -53,6 +69,9 @@ pto_status functionRename(pto_run_context* ctx, pto_node function, pto_string na
     PTO_REQUIRE_WHY(at != SIZE_MAX, PTO_ERR_INVALID_ARGUMENT, "the function is not in the program");
     const std::string_view wanted = view(name);
     PTO_REQUIRE_WHY(!wanted.empty(), PTO_ERR_INVALID_ARGUMENT, "the new name is empty");
+    PTO_REQUIRE_WHY(isFunctionName(wanted), PTO_ERR_INVALID_ARGUMENT,
+                    "the new name is not an identifier (ASCII letters, digits and '_', not starting with a digit, "
+                    "no Python keyword)");
     const std::string old(functionName(fn));
     if (wanted == old) return PTO_OK;
     for (size_t i = 0; i < fns->a->size; ++i)

@@ -18,8 +18,8 @@ bool isDist(const Host& h, pto_node n) { return h.typeKind(n) == PTO_TYPE_DISTRI
 
 bool isHostOrchestration(const Host& h, pto_node function) {
     pto_function_info info = h.functionInfo(function);
-    constexpr int32_t kHost = 5, kOrchestration = 1, kOrchestrator = 0;
-    return info.level == kHost && (info.func_type == kOrchestration || info.role == kOrchestrator);
+    return info.level == PTO_LEVEL_HOST &&
+           (info.func_type == PTO_FUNCTION_ORCHESTRATION || info.role == PTO_ROLE_ORCHESTRATOR);
 }
 
 namespace {

@@ -622,6 +622,11 @@ TEST_F(HostTable11, FunctionsAreRenamedCalledAndListedByName) {
         EXPECT_ERR(h->function_rename(ctx, chip, S("host_orch")), PTO_ERR_INVALID_ARGUMENT,
                    "already has a function 'host_orch'");
         EXPECT_ERR(h->function_rename(ctx, chip, S("")), PTO_ERR_INVALID_ARGUMENT, "empty");
+        // the printer writes `def NAME(`: a name pypto's parser would not read back is refused
+        for (const char* bad : {"has space", "1st", "a-b", "def", "None", "caf\xc3\xa9", "tab\t"})
+            EXPECT_ERR(h->function_rename(ctx, chip, S(bad)), PTO_ERR_INVALID_ARGUMENT, "not an identifier");
+        EXPECT_EQ(h->function_rename(ctx, chip, S("_Chip2")), PTO_OK);
+        EXPECT_EQ(h->function_rename(ctx, chip, S("chip_orch")), PTO_OK);
         EXPECT_ERR(h->function_rename(ctx, calls[0], S("x")), PTO_ERR_WRONG_KIND, "not a Function");
         EXPECT_EQ(h->function_rename(ctx, chip, S("z_chip")), PTO_OK);
         pto_node f{};
