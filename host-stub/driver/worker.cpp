@@ -21,59 +21,77 @@ void onOutOfMemory() {
     throw std::bad_alloc();
 }
 
+// One file: its run and its answer. 0 once answered; kExitInternal if the channel is gone.
+int runFile(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
+            const IsolationOptions& isolation, WorkerProgress& progress, uint32_t index, int out) {
+    const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
+    const BatchItem& item = items[index];
+    std::set_new_handler(onOutOfMemory);
+    FileReport report;
+    try {
+        report = processFile(pipeline, item.input, item.output, options, &progress);
+    } catch (const std::exception& e) {
+        const bool oom = progress.outOfMemory.load() != 0;
+        std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
+                           : memoryLimitMiB > 0 ? memoryLimitExceeded(memoryLimitMiB)
+                                                : std::string("ran out of memory");
+        const Phase phase = progress.currentPhase();
+        report.exitCode = kExitInternal;
+        const std::string hint = oom && memoryLimitMiB > 0 ? "raise --memory-limit, or run without it"
+                                 : runsPluginCode(phase)   ? "report this to the plugin's authors"
+                                                           : "report this as a bug in pto-host";
+        report.messages += formatError(
+            fileError(item.input,
+                      what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
+                          "; no output was written",
+                      hint),
+            options.diagnostics);
+    }
+    // Where the run ended, should the report not reach the parent.
+    const Phase endPhase = progress.currentPhase();
+    const int32_t endStage = progress.stage, endProperty = progress.property;
+    progress.enter(Phase::Idle);
+    std::string line;
+    if (!isolation.reportPath.empty()) {
+        bool ok = report.exitCode == kExitOk;
+        line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
+                          secondsSince(progress.itemStartNs.load()), ok && item.output != "-", report.inputSha256);
+    }
+    if (!sendAnswer(out, Answer{index, report.exitCode, std::move(report.messages), std::move(line)})) {
+        // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
+        // learns it here, with the phase of that pass.
+        progress.enter(endPhase, endStage, endProperty);
+        progress.channelLost.store(1);
+        return kExitInternal;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
                const IsolationOptions& isolation, WorkerProgress& progress, int in, int out) {
-    const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
     gWorkerProgress = &progress;
     noteFatalSignalsOfTheWriter(progress);
     watchHostDescriptor(in);
     watchHostDescriptor(out);
     uint32_t index = 0;
     while (receiveItem(in, index) && index < items.size()) {
-        const BatchItem& item = items[index];
         progress.item.store(index);
         progress.itemStartNs.store(nowNs());
         progress.noteInputSha256("");
-        std::set_new_handler(onOutOfMemory);
-        FileReport report;
-        try {
-            report = processFile(pipeline, item.input, item.output, options, &progress);
-        } catch (const std::exception& e) {
-            const bool oom = progress.outOfMemory.load() != 0;
-            std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
-                               : memoryLimitMiB > 0 ? memoryLimitExceeded(memoryLimitMiB)
-                                                    : std::string("ran out of memory");
-            const Phase phase = progress.currentPhase();
-            report.exitCode = kExitInternal;
-            const std::string hint = oom && memoryLimitMiB > 0 ? "raise --memory-limit, or run without it"
-                                     : runsPluginCode(phase)   ? "report this to the plugin's authors"
-                                                               : "report this as a bug in pto-host";
-            report.messages += formatError(
-                fileError(item.input,
-                          what + " " + describeWhere(pipeline, options, phase, progress.stage, progress.property) +
-                              "; no output was written",
-                          hint),
-                options.diagnostics);
+        auto run = [&] { return runFile(pipeline, items, options, isolation, progress, index, out); };
+        if (isolation.processPerFile) {
+            // One file, one process: forked from this one, which holds the loaded plugins and runs no plugin
+            // code itself, so every file starts from the same state. What it started ends with it (it and
+            // this process are subreapers: even what moved to a new session is found).
+            const io::ChildEnd end = io::runForked(run);
+            io::endDescendants();
+            // It answered, or this process ends as it did, so that pto-host reads the same end.
+            if (!end.exitedWith(0) || progress.currentPhase() != Phase::Idle) io::endAs(end);
+            continue;
         }
-        // Where the run ended, should the report not reach the parent.
-        const Phase endPhase = progress.currentPhase();
-        const int32_t endStage = progress.stage, endProperty = progress.property;
-        progress.enter(Phase::Idle);
-        std::string line;
-        if (!isolation.reportPath.empty()) {
-            bool ok = report.exitCode == kExitOk;
-            line = reportLine(item, ok ? "ok" : "failed", report.exitCode, &report,
-                              secondsSince(progress.itemStartNs.load()), ok && item.output != "-", report.inputSha256);
-        }
-        if (!sendAnswer(out, Answer{index, report.exitCode, std::move(report.messages), std::move(line)})) {
-            // Plugin code closed the channel (its pass failed for it, nothing was written): the parent
-            // learns it here, with the phase of that pass.
-            progress.enter(endPhase, endStage, endProperty);
-            progress.channelLost.store(1);
-            return kExitInternal;
-        }
+        if (int code = run(); code != 0) return code;
         if (processStateLost()) {
             // Plugin code left threads, timers, children or another session (that file failed for it):
             // none of it may reach the next file. End with everything this worker started.

@@ -169,6 +169,67 @@ std::optional<Child> Child::fork(const std::function<int(int in, int out)>& body
     return c;
 }
 
+namespace {
+
+ChildEnd endOf(int status, const rusage& usage) {
+    ChildEnd end;
+    end.peakRssKiB = usage.ru_maxrss;
+    if (WIFEXITED(status)) {
+        end.how = ChildEnd::How::Exited;
+        end.status = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        end.how = ChildEnd::How::Signaled;
+        end.status = WTERMSIG(status);
+    }
+    return end;
+}
+
+// wait4 for `pid`, retried on EINTR; false if it failed.
+bool waitFor(pid_t pid, int& status, rusage& usage) {
+    pid_t r;
+    do {
+        r = ::wait4(pid, &status, 0, &usage);
+    } while (r < 0 && errno == EINTR);
+    return r == pid;
+}
+
+}  // namespace
+
+ChildEnd runForked(const std::function<int()>& body) {
+    std::fflush(nullptr);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+        int code = 70;
+        try {
+            code = body();
+        } catch (...) {
+            code = 70;
+        }
+        std::fflush(nullptr);
+        ::_exit(code);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || !waitFor(pid, status, usage)) return ChildEnd{};
+    return endOf(status, usage);
+}
+
+void endAs(const ChildEnd& end) {
+    if (end.how == ChildEnd::How::Signaled) {
+        ::signal(end.status, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, end.status);
+        ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+        ::raise(end.status);
+    }
+    ::_exit(end.how == ChildEnd::How::Exited ? end.status : 70);
+}
+
 std::optional<Child> Child::exec(const std::vector<std::string>& argv, int stdoutFd, int stderrFd) {
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
@@ -240,21 +301,9 @@ ChildEnd Child::wait() {
     if (pid_ <= 0) return end;
     int status = 0;
     rusage usage{};
-    pid_t r;
-    do {
-        r = ::wait4(pid_, &status, 0, &usage);
-    } while (r < 0 && errno == EINTR);
+    const bool waited = waitFor(pid_, status, usage);
     pid_ = -1;
-    if (r < 0) return end;
-    end.peakRssKiB = usage.ru_maxrss;
-    if (WIFEXITED(status)) {
-        end.how = ChildEnd::How::Exited;
-        end.status = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        end.how = ChildEnd::How::Signaled;
-        end.status = WTERMSIG(status);
-    }
-    return end;
+    return waited ? endOf(status, usage) : end;
 }
 
 ChildRun collect(Child& child, double timeoutSeconds) {

@@ -101,6 +101,16 @@ struct CommandResult {
 };
 CommandResult runCommand(const std::vector<std::string>& argv, const std::string& input = {});
 
+/// Runs `body` in a forked child that dies with this process (PR_SET_PDEATHSIG), shares its descriptors, is a
+/// subreaper (a descendant whose parent ends becomes its child, so that it can be found) and _exits with
+/// body's result (70 if an exception escapes), and waits for it: how it ended (Unknown if it could not be
+/// forked).
+ChildEnd runForked(const std::function<int()>& body);
+
+/// Ends this process as `end` says another one ended: with the same signal (its default action) or exit
+/// code, so that whoever waits for this one learns the same.
+[[noreturn]] void endAs(const ChildEnd& end);
+
 /// Kills (SIGKILL) and reaps every child of this process, and every process that becomes its child meanwhile
 /// (a subreaper's orphaned descendants), found through /proc, until none is left; false if some are still there
 /// after about a second.

@@ -11,7 +11,7 @@
  *   FAKE_BLOCKS_SIGNALS       SIGTERM and SIGCHLD left blocked
  *   FAKE_IGNORES_SIGCHLD      SIGCHLD set to SIG_IGN (children would be reaped behind the host's back)
  *   FAKE_DEFAULTS_SIGPIPE     SIGPIPE set to SIG_DFL (a closed output stream would kill the process)
- *   FAKE_CHANGES_GROUP        the process moved into its parent's process group
+ *   FAKE_CHANGES_GROUP        the process moved to another process group (its parent's, or one of its own)
  *   FAKE_WRITES_CHANNEL       64 bytes of junk written into every pipe from descriptor 3 up (the worker's
  *                             channel to pto-host among them), then 200 ms of sleep
  *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running (and appends a byte to
@@ -115,7 +115,8 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
 #elif defined(FAKE_DEFAULTS_SIGPIPE)
     signal(SIGPIPE, SIG_DFL);
 #elif defined(FAKE_CHANGES_GROUP)
-    if (setpgid(0, getpgid(getppid())) != 0) return PTO_ERR_INTERNAL;
+    /* Out of the group it leads into its parent's, else into one of its own. */
+    if (setpgid(0, getpgrp() == getpid() ? getpgid(getppid()) : 0) != 0) return PTO_ERR_INTERNAL;
 #elif defined(FAKE_WRITES_CHANNEL)
     char junk[64];
     memset(junk, 'j', sizeof junk);

@@ -37,7 +37,7 @@ inline std::vector<std::string> hostWithFake(const TempDir& dir, const std::stri
 }
 
 /// A 20-file batch at -j2 with fake `fault` where one file, p107.json, triggers it (the fakes leave programs
-/// named "innocent" alone), beside a clean run of the other 19.
+/// named "innocent" alone), beside a clean run of the other 19; `extra` goes on both command lines.
 struct OneTriggerBatch {
     ProcessResult run;                   ///< the batch with the trigger
     bool cleanOk = false;                ///< the clean run exited 0
@@ -45,7 +45,7 @@ struct OneTriggerBatch {
     std::vector<std::string> differing;  ///< the other files whose outputs differ from the clean run's
 };
 
-inline OneTriggerBatch batchWithOneTrigger(const std::string& fault) {
+inline OneTriggerBatch batchWithOneTrigger(const std::string& fault, const std::vector<std::string>& extra = {}) {
     namespace fs = std::filesystem;
     TempDir tmp, in, clean, out;
     OneTriggerBatch result;
@@ -56,8 +56,10 @@ inline OneTriggerBatch batchWithOneTrigger(const std::string& fault) {
     for (int i = 0; i < 20; ++i)
         if (i != 7) writeBytes(in / ("p" + std::to_string(100 + i) + ".json"), program.dump());
     auto batch = [&](const std::string& outDir) {
-        return runProcess(hostWithFake(
-            tmp, fault, {"batch", in.path(), "--out-dir", outDir, "-j", "2", "--crash-reproducer", tmp / "crashes"}));
+        std::vector<std::string> args = {"batch", in.path(), "--out-dir",          outDir,
+                                         "-j",    "2",       "--crash-reproducer", tmp / "crashes"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runProcess(hostWithFake(tmp, fault, args));
     };
     result.cleanOk = batch(clean.path()).exitCode == 0;
     writeBytes(in / "p107.json", trigger);

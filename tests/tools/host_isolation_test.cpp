@@ -87,14 +87,14 @@ TEST_P(Misbehaving, RunFailsNamingThePluginAndKeepsTheOldOutput) {
     EXPECT_EQ(r.out, "");
 }
 
-TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) {
-    const Misbehaviour& m = GetParam();
+void expectBatchReportsEveryFile(const Misbehaviour& m, const std::vector<std::string>& extra) {
     TempDir tmp, in, out;
     fs::copy_file(input(), in / "a.json");
     fs::copy_file(input(), in / "b.json");
-    auto r = runProcess(withFake(tmp, m.fault,
-                                 {"batch", in.path(), "--out-dir", out.path(), "-j", "2", "--timeout", "1",
-                                  "--crash-reproducer", tmp / "crashes"}));
+    std::vector<std::string> args = {"batch", in.path(),   "--out-dir", out.path(),           "-j",
+                                     "2",     "--timeout", "1",         "--crash-reproducer", tmp / "crashes"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = runProcess(withFake(tmp, m.fault, args));
     EXPECT_EQ(r.exitCode, m.exitCode) << r.err;
     EXPECT_NE(r.err.find(m.message), std::string::npos) << r.err;
     if (m.exitCode != 4) {
@@ -102,6 +102,13 @@ TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) {
     }
     EXPECT_TRUE(filesIn(out.path()).empty());
     EXPECT_EQ(test::readBytes(in / "a.json"), test::readBytes(input()));
+}
+
+TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) { expectBatchReportsEveryFile(GetParam(), {}); }
+
+// The same with a process of its own for each file (--process-per-file): the worker ends as that process did.
+TEST_P(Misbehaving, BatchWithAProcessPerFileReportsEveryFile) {
+    expectBatchReportsEveryFile(GetParam(), {"--process-per-file"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, Misbehaving, ::testing::ValuesIn(misbehaviours()),

@@ -45,9 +45,8 @@ TEST_P(ProcessFaults, RunFailsNamingWhatThePassLeft) {
 
 // A 20-file batch at -j2 where one file triggers it: that file fails as in `run`, and every other output is
 // byte for byte that of a clean run (what was left ended with the worker that ran that file).
-TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRun) {
-    const ProcessFault& f = GetParam();
-    test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault);
+void expectOneFileFailsAlone(const ProcessFault& f, const std::vector<std::string>& extra) {
+    test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault, extra);
     ASSERT_TRUE(b.cleanOk);
     EXPECT_EQ(b.run.exitCode, 5) << b.run.err;
     EXPECT_NE(b.run.err.find("p107.json: " + f.message), std::string::npos) << b.run.err;
@@ -55,6 +54,15 @@ TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRu
     EXPECT_EQ(b.run.err.find("leftover"), std::string::npos) << b.run.err;
     EXPECT_FALSE(b.triggerWritten);
     EXPECT_TRUE(b.differing.empty()) << b.differing.front();
+}
+
+TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRun) {
+    expectOneFileFailsAlone(GetParam(), {});
+}
+
+// The same with a process of its own for each file (--process-per-file).
+TEST_P(ProcessFaults, OneFileOfABatchWithAProcessPerFileFailsAlone) {
+    expectOneFileFailsAlone(GetParam(), {"--process-per-file"});
 }
 
 INSTANTIATE_TEST_SUITE_P(
