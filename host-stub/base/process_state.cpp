@@ -95,6 +95,8 @@ size_t threadsLeft(size_t before) {
 
 void ownProcessState() { gOwned = true; }
 
+bool ownsProcessState() { return gOwned; }
+
 bool processStateLost() { return gLost; }
 
 void watchHostDescriptor(int fd) {

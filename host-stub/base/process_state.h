@@ -22,6 +22,8 @@ namespace ptoplug {
 /// back. Inside another program (the C++ API, the Python module) they do nothing: the state is that
 /// program's, and its other threads may change it while a pass runs, which a guard would undo.
 void ownProcessState();
+/// Whether ownProcessState was called.
+bool ownsProcessState();
 
 /// Adds `fd` to the descriptors the host keeps for itself (a worker's channel to its parent, the saved
 /// stdout; at most 8): ProcessStateGuard then checks that plugin code neither closed nor replaced them,

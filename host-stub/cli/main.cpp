@@ -1,15 +1,37 @@
 // pto-host: runs pass plugins over serialized pypto IR, as a stub of pypto's pass manager. Each
 // subcommand is in its own file (cli.h lists them); this file sets up the process and dispatches.
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <csignal>
+#include <cstdio>
 #include <iostream>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include "base/allocator.h"
 #include "base/process_state.h"
 #include "cli/cli.h"
 #include "io/output_file.h"
 
-int main(int argc, char** argv) try {
+namespace {
+
+// Ends pto-host with `code`, running no exit handlers: a plugin's library (loaded here once it loaded in a
+// child, and never unloaded: loader.h) may have registered one with atexit, which could otherwise change
+// the exit status or act after the outputs are named. Static objects are not destroyed either; the kernel
+// closes the files.
+[[noreturn]] void exitWith(int code) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__)
+    __lsan_do_leak_check();  // LeakSanitizer checks from an exit handler, which _exit skips
+#endif
+    ::_exit(code);
+}
+
+int run(int argc, char** argv) try {
     using namespace ptoplug;
     // Plugin code may print: its stdout goes to stderr, the host's output to the real stdout.
     io::reserveStdoutForHost();
@@ -50,3 +72,7 @@ catch (const std::exception& e) {
     std::cerr << "pto-host: internal error: " << e.what() << "\n";
     return ptoplug::host::kExitInternal;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { exitWith(run(argc, argv)); }

@@ -101,6 +101,9 @@ LibraryFile::~LibraryFile() {
 int LibraryFile::release() { return std::exchange(fd_, -1); }
 
 LoadedPlugin::~LoadedPlugin() {
+    // Unloading runs plugin code (its destructors, the exit handlers it registered): where the host owns
+    // the process, the library stays until the process ends, which runs neither (cli/main.cpp).
+    if (ownsProcessState()) return;
     if (handle_) dlclose(handle_);
     if (fd_ < 0) return;
     // The loader finds a library already loaded by its name first: while this one stays mapped (a library

@@ -33,7 +33,8 @@ private:
     int fd_ = -1;
 };
 
-/// A loaded plugin. It stays loaded as long as this object lives (the whole run, in pto-host).
+/// A loaded plugin. It stays loaded as long as this object lives; where the host owns the process
+/// (ownProcessState: pto-host, pto-plugin-check) it is never unloaded, since unloading runs plugin code.
 class LoadedPlugin {
 public:
     ~LoadedPlugin();

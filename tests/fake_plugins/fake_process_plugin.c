@@ -14,6 +14,8 @@
  *   FAKE_CHANGES_GROUP        the process moved to another process group (its parent's, or one of its own)
  *   FAKE_WRITES_CHANNEL       64 bytes of junk written into every pipe from descriptor 3 up (the worker's
  *                             channel to pto-host among them), then 200 ms of sleep
+ *   FAKE_ATEXIT_IN_CONSTRUCTOR a library constructor that registers an exit handler calling _exit(0), and a pass
+ *                             that fails (PTO_ERR_INTERNAL): the handler would turn the failure into exit 0
  *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running (and appends a byte to
  *                             the file named by $PTOPLUG_FAKE_LOADS, when set: one per load)
  */
@@ -48,7 +50,10 @@ __attribute__((unused)) static void start_thread(void) {
     pthread_detach(t);
 }
 
-#if defined(FAKE_THREAD_IN_CONSTRUCTOR)
+#if defined(FAKE_ATEXIT_IN_CONSTRUCTOR)
+static void exit_zero(void) { _exit(0); }
+__attribute__((constructor)) static void register_exit_handler(void) { atexit(exit_zero); }
+#elif defined(FAKE_THREAD_IN_CONSTRUCTOR)
 __attribute__((constructor)) static void thread_while_loading(void) {
     const char* loads = getenv("PTOPLUG_FAKE_LOADS");
     FILE* f = loads ? fopen(loads, "a") : NULL;
@@ -117,6 +122,8 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
 #elif defined(FAKE_CHANGES_GROUP)
     /* Out of the group it leads into its parent's, else into one of its own. */
     if (setpgid(0, getpgrp() == getpid() ? getpgid(getppid()) : 0) != 0) return PTO_ERR_INTERNAL;
+#elif defined(FAKE_ATEXIT_IN_CONSTRUCTOR)
+    return PTO_ERR_INTERNAL;
 #elif defined(FAKE_WRITES_CHANNEL)
     char junk[64];
     memset(junk, 'j', sizeof junk);

@@ -101,6 +101,17 @@ TEST(ProcessFaultsWhileLoading, AThreadAConstructorLeavesFailsTheLoad) {
     EXPECT_FALSE(fs::exists(tmp / "o"));
 }
 
+// An exit handler a plugin's library registers cannot change pto-host's exit status: pto-host, which loads
+// the plugins too, ends without running exit handlers.
+TEST(ProcessFaultsWhileLoading, AnExitHandlerCannotTurnAFailureIntoSuccess) {
+    TempDir tmp;
+    auto r = runProcess(test::hostWithFake(tmp, "atexit_in_constructor", {"run", test::fakesInput(), "-o", tmp / "o"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("failed with status PTO_ERR_INTERNAL without an error diagnostic saying why"),
+              std::string::npos)
+        << r.err;
+}
+
 // A run context is never valid after its run, even when the next run's context is made at the same address:
 // a verifier that calls the host with the context of its own earlier run (--verify runs it after every
 // stage it follows) is refused (PTO_ERR_INVALID_HANDLE; the fake fails the run if it is accepted).
