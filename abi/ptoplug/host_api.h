@@ -413,6 +413,31 @@ typedef struct pto_host_api {
      *  double or string value as declared; set by the manifest or --pass-option, else the default.
      *  NOT_FOUND if the pass declares no such option (and for verifiers). */
     pto_status (*pass_option)(pto_run_context* ctx, pto_string name, pto_value* out);
+
+    /* ---- 1.2: statement lists, uses and definitions ------------------------------------------ */
+
+    /** [mutates] [1.2] Appends `stmts` (`count` statements, copied into the list; NULL when `count` is 0)
+     *  at the end of SeqStmts `seq`'s statements, also when it has none (insert_before and insert_after
+     *  need a statement to stand by). Deferred like insert_before: applied when the pass returns or at
+     *  flush_inserts, after every statement inserted after the list's last one; several appends keep
+     *  their order. WRONG_KIND if `seq` is not a SeqStmts or a stmts[i] not a statement;
+     *  INVALID_ARGUMENT if a stmts[i] contains `seq` (a cycle). Ownership: the host's; the handles stay
+     *  valid. Thread-safety: as every function (one thread per run context). */
+    pto_status (*append_stmts)(pto_run_context* ctx, pto_node seq, const pto_node* stmts, size_t count);
+    /** [1.2] The uses of `var` (a Var, IterArg or MemRef) at and below `root` (usually a Function), in
+     *  walk order: every occurrence that is not a binding place (a param, an AssignStmt's var, a loop
+     *  variable, an iter_args entry, a return_vars entry). Uses inside types, attrs and kwargs count,
+     *  with the position of the field holding them. Writes min(count, capacity) positions to `out` (may
+     *  be NULL when capacity is 0) and the total to `*count` (not NULL). The positions name the nodes
+     *  as they are now: a rewrite makes them out of date (read them again). WRONG_KIND if `var` is no
+     *  variable. Reads only (verifiers may call it). */
+    pto_status (*var_uses)(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out, size_t capacity,
+                           size_t* count);
+    /** [1.2] Where `var` (a Var, IterArg or MemRef) is bound at or below `root`: the first binding place in
+     *  walk order (see var_uses), written to `*out` (not NULL). NOT_FOUND if it is bound nowhere below
+     *  `root` (a variable of an enclosing scope, or one never bound). WRONG_KIND if `var` is no
+     *  variable. Reads only. */
+    pto_status (*var_definition)(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out);
 } pto_host_api;
 
 /** True if `api` has the function slot `member` (i.e. the host is new enough for it). */
@@ -501,7 +526,11 @@ PTO_HOST_SLOT(program_add_function, 72);
 PTO_HOST_SLOT(program_remove_function, 73);
 PTO_HOST_SLOT(clone_node, 74);
 PTO_HOST_SLOT(pass_option, 75);
-PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 76 * sizeof(void*), host_api_size_1_1);
+/* Layout pins of ABI 1.2. */
+PTO_HOST_SLOT(append_stmts, 76);
+PTO_HOST_SLOT(var_uses, 77);
+PTO_HOST_SLOT(var_definition, 78);
+PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 79 * sizeof(void*), host_api_size_1_2);
 
 #ifdef __cplusplus
 }

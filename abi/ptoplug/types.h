@@ -20,7 +20,7 @@ extern "C" {
 
 /** ABI version of this header. Major = breaking change, minor = additions only (see CHANGELOG.md). */
 #define PTO_ABI_MAJOR 1
-#define PTO_ABI_MINOR 1
+#define PTO_ABI_MINOR 2
 
 /**
  * Every ABI enum ends with a *_MAX_ENUM = 0x7FFFFFFF enumerator (as Vulkan's do). It pins the enum to 32

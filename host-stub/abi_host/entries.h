@@ -82,6 +82,7 @@ pto_status moveStmt(pto_run_context* ctx, pto_node parent, uint32_t field, size_
                     uint32_t toField, size_t toIndex);
 pto_status flushInserts(pto_run_context* ctx);
 pto_status replaceChild(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, pto_node replacement);
+pto_status appendStmts(pto_run_context* ctx, pto_node seq, const pto_node* stmts, size_t count);
 pto_status replaceUses(pto_run_context* ctx, pto_node root, pto_node var, pto_node replacement, size_t* count);
 
 // attributes.cpp: attrs and kwargs, decoded and edited
@@ -105,6 +106,11 @@ pto_status programRemoveFunction(pto_run_context* ctx, pto_node function);
 
 // options.cpp: the running pass's options
 pto_status passOption(pto_run_context* ctx, pto_string name, pto_value* out);
+
+// uses.cpp: where a variable is used and bound
+pto_status varUses(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out, size_t capacity,
+                   size_t* count);
+pto_status varDefinition(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out);
 
 // diagnostics.cpp: diagnostics emitted, and why the last failing call failed
 pto_status emitDiagnostic(pto_run_context* ctx, const pto_diagnostic* d);

@@ -1,4 +1,4 @@
-// Statement edits: insert before and after, remove and move (deferred, applied together when the pass
+// Statement edits: insert before and after, append, remove and move (deferred, applied together when the pass
 // returns or at flush_inserts), and replacing a child or a variable's uses (immediate).
 #include "abi_host/entries.h"
 #include "abi_host/handles.h"
@@ -25,13 +25,9 @@ Node* statementAt(pto_run_context* ctx, Node* parent, uint32_t field, size_t ind
     return slot->n;
 }
 
-pto_status queueInsert(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
-                       size_t count, Side side) {
-    Node* p = toNode(ctx, parent);
-    PTO_REQUIRE_WHY(p && (stmts || !count), PTO_ERR_INVALID_HANDLE, "null parent, or NULL stmts with a count");
-    pto_status status = PTO_OK;
-    if (!statementAt(ctx, p, field, index, &status)) return status;
-    Scratch<Node*> nodes(count);
+// The statements to put into `into`, each checked: a live statement that does not contain `into`.
+pto_status statementsToInsert(pto_run_context* ctx, Node* into, const pto_node* stmts, size_t count,
+                              Scratch<Node*>& nodes) {
     for (size_t i = 0; i < count; ++i) {
         if (!(nodes[i] = toNode(ctx, stmts[i])))
             return fail(ctx, PTO_ERR_INVALID_HANDLE, "stmts[" + std::to_string(i) + "] is not a live node");
@@ -39,10 +35,21 @@ pto_status queueInsert(pto_run_context* ctx, pto_node parent, uint32_t field, si
             return fail(
                 ctx, PTO_ERR_WRONG_KIND,
                 "stmts[" + std::to_string(i) + "] is a " + std::string(typeName(ctx, nodes[i])) + ", not a statement");
-        if (ctx->containment.reaches(nodes[i], p))
+        if (ctx->containment.reaches(nodes[i], into))
             return fail(ctx, PTO_ERR_INVALID_ARGUMENT,
                         "stmts[" + std::to_string(i) + "] contains the statement it would be put in (a cycle)");
     }
+    return PTO_OK;
+}
+
+pto_status queueInsert(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
+                       size_t count, Side side) {
+    Node* p = toNode(ctx, parent);
+    PTO_REQUIRE_WHY(p && (stmts || !count), PTO_ERR_INVALID_HANDLE, "null parent, or NULL stmts with a count");
+    pto_status status = PTO_OK;
+    if (!statementAt(ctx, p, field, index, &status)) return status;
+    Scratch<Node*> nodes(count);
+    if (pto_status s = statementsToInsert(ctx, p, stmts, count, nodes); s != PTO_OK) return s;
     ir::Slot slot{p, keyOf(field), static_cast<uint32_t>(index)};
     return statusOf(ctx, ctx->edits.insert(ctx->doc, slot, nodes.span(), side));
 }
@@ -57,6 +64,17 @@ pto_status insertBefore(pto_run_context* ctx, pto_node parent, uint32_t field, s
 pto_status insertAfter(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index, const pto_node* stmts,
                        size_t count) {
     return queueInsert(ctx, parent, field, index, stmts, count, Side::After);
+}
+
+pto_status appendStmts(pto_run_context* ctx, pto_node seq, const pto_node* stmts, size_t count) {
+    Node* p = toNode(ctx, seq);
+    PTO_REQUIRE_WHY(p && (stmts || !count), PTO_ERR_INVALID_HANDLE, "null seq, or NULL stmts with a count");
+    PTO_REQUIRE_WHY(p->type == K::SeqStmts, PTO_ERR_WRONG_KIND,
+                    "`seq` is a " + std::string(typeName(ctx, p)) + ", not a SeqStmts");
+    Scratch<Node*> nodes(count);
+    if (pto_status s = statementsToInsert(ctx, p, stmts, count, nodes); s != PTO_OK) return s;
+    ctx->edits.append(p, nodes.span());
+    return PTO_OK;
 }
 
 pto_status removeStmt(pto_run_context* ctx, pto_node parent, uint32_t field, size_t index) {

@@ -89,6 +89,9 @@ const pto_host_api kApi = {
     .program_remove_function = Entry<table::programRemoveFunction, "program_remove_function", W>::call,
     .clone_node = Entry<table::cloneNode, "clone_node">::call,
     .pass_option = Entry<table::passOption, "pass_option">::call,
+    .append_stmts = Entry<table::appendStmts, "append_stmts", W>::call,
+    .var_uses = Entry<table::varUses, "var_uses">::call,
+    .var_definition = Entry<table::varDefinition, "var_definition">::call,
 };
 
 }  // namespace

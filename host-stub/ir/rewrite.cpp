@@ -179,6 +179,11 @@ Status PendingStmtEdits::insert(Document& /*doc*/, const Slot& slot, std::span<N
     return std::nullopt;
 }
 
+void PendingStmtEdits::append(Node* seq, std::span<Node* const> stmts) {
+    bySequence_[{seq, K::stmts}].push_back(Edit{kEnd, Side::Before, false, stmts_.size(), stmts.size()});
+    stmts_.insert(stmts_.end(), stmts.begin(), stmts.end());
+}
+
 Status PendingStmtEdits::remove(const Slot& slot) {
     Value* field = nullptr;
     if (Status s = checkSlot(slot, &field)) return s;
@@ -212,6 +217,8 @@ void PendingStmtEdits::apply(Document& doc, const std::function<void(const Node*
             emit(Side::After);
             next = end;
         }
+        for (size_t k = next; k < edits.size(); ++k)  // appended: index kEnd, past every statement
+            for (Node* s : statementsOf(edits[k])) rebuilt.push_back(s);
         if (!lone) {
             Array* seq = doc.newArray(static_cast<uint32_t>(rebuilt.size()));
             for (Node* s : rebuilt) doc.push(*seq, Value::node(s));

@@ -84,6 +84,9 @@ public:
     /// spliced into the sequence; a lone statement (a loop, branch, scope or function body) is wrapped
     /// in a new SeqStmts [before..., statement, after...] spanning the statement (docs/pass.md §5.5).
     Status insert(Document& doc, const Slot& slot, std::span<Node* const> stmts, Side side);
+    /// Queues `stmts` at the end of SeqStmts `seq`'s statements (empty or not), after every statement
+    /// inserted after its last one.
+    void append(Node* seq, std::span<Node* const> stmts);
     /// Queues the removal of the statement at `slot`; a lone statement leaves an empty SeqStmts.
     Status remove(const Slot& slot);
     /// Applies every queued edit; `edited(parent, field)` is told of each field rebuilt.
@@ -91,6 +94,7 @@ public:
     bool empty() const { return bySequence_.empty(); }
 
 private:
+    static constexpr uint32_t kEnd = UINT32_MAX;  ///< the index of an append
     struct Edit {
         uint32_t index;
         Side side;

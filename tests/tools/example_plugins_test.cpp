@@ -130,17 +130,35 @@ TEST(ExamplePlugins, RenameOntoAnExistingNameIsAUserErrorAndWritesNothing) {
     EXPECT_FALSE(fs::exists(out));
 }
 
+// A manifest in `dir` for test plugin lib<library>.so (built against frozen headers), its pass `pass`
+// placed after MaterializeDistTensorCtx.
+std::string frozenAbiManifest(const TempDir& dir, const std::string& library, const std::string& pass) {
+    const std::string manifest = dir / (library + ".json");
+    test::writeBytes(manifest, R"({"file_format_version": 2, "library": ")" + test::kFakes + "/lib" + library +
+                                   R"(.so", "passes": [{"name": ")" + pass +
+                                   R"(", "placement": {"after": {"pass": "MaterializeDistTensorCtx"}}}]})");
+    return manifest;
+}
+
 TEST(ExamplePlugins, APluginBuiltAgainstAbi10StillRuns) {
     TempDir dir;
-    const std::string manifest = dir / "count_calls.json";
-    test::writeBytes(manifest, R"({"file_format_version": 2, "library": ")" + test::kFakes +
-                                   R"(/libcount_calls_abi_1_0.so", "passes": [{"name": "CountCalls", "placement": )"
-                                   R"({"after": {"pass": "MaterializeDistTensorCtx"}}}]})");
+    const std::string manifest = frozenAbiManifest(dir, "count_calls_abi_1_0", "CountCalls");
     const std::string out = dir / "out.json";
     auto r = runProcess({kHost, "--plugin", manifest, "run", data("input.json"), "-o", out});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("note: function 'chip_orch' makes 1 call(s) [CountCalls]"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("note: function 'host_orch' makes"), std::string::npos) << r.err;
+}
+
+// fold_constants uses 1.1's functions (create_node, remove_stmt, ...); built against the frozen 1.1 headers
+// it runs in this host as the one built now does.
+TEST(ExamplePlugins, APluginBuiltAgainstAbi11StillRuns) {
+    TempDir dir;
+    const std::string manifest = frozenAbiManifest(dir, "fold_constants_abi_1_1", "FoldConstants");
+    const std::string out = dir / "out.json";
+    auto r = runProcess({kHost, "--plugin", manifest, "run", data("input.json"), "-o", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(test::readBytes(out), test::readBytes(data("expected_fold_constants.json")));
 }
 
 }  // namespace

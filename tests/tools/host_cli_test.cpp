@@ -200,8 +200,9 @@ TEST(HostManifest, ErrorsNameTheKeyOrBothSides) {
          4},
         {"ABI range mismatch",
          {mdtcManifest(kMdtcPlacement)
-              .replace(mdtcManifest(kMdtcPlacement).find("\"minor_max\": 1"), 14, "\"minor_max\": 3")},
-         "disagree on the ABI range: manifest says 1.1..3",
+              .replace(mdtcManifest(kMdtcPlacement).find("\"minor_max\": " + std::to_string(PTO_ABI_MINOR)), 14,
+                       "\"minor_max\": 9")},
+         "disagree on the ABI range: manifest says 1.1..9",
          4},
     };
     for (const Rejection& t : cases) expectRejected(t);
