@@ -20,6 +20,7 @@ cmake -S "$source/examples/out_of_tree" -B "$work/oot" -DCMAKE_PREFIX_PATH="$pre
 cmake --build "$work/oot" >/dev/null
 manifest=$work/oot/list_dist_functions.json
 grep -q '"sha256"' "$manifest"
+tr -d ' \n' <"$manifest" | grep -q '"before":{"occurrence":2,"pass":"Simplify"}'  # BEFORE "Simplify#2"
 "$prefix/bin/pto-host" --plugin "$manifest" run "$source/examples/dispatch_6.json" -o "$work/out.json" 2>"$work/err"
 grep -q "note: function 'chip_orch_00000' has DistributedTensor parameters: data, signal \[ListDistFunctions.found\]" \
   "$work/err"
