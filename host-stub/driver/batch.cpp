@@ -343,8 +343,7 @@ private:
         Error error = fileError(item.input, what + " " + where + "; no output was written", "");
         const bool replayable = code != kExitBadInput && (writer || runsPluginCode(phase) || phase == Phase::Check);
         const std::optional<std::string> reproducer =
-            replayable ? writeCrashReproducer(pipeline_, item.input, isolation_.crashReproducerDir, what)
-                       : std::nullopt;
+            replayable ? writeCrashReproducer(pipeline_, options_, isolation_, item.input, what) : std::nullopt;
         const std::string report = reproducer ? "a reproducer is in " + *reproducer + "; replay it with " +
                                                     *reproducer + "/replay.sh, and report it"
                                               : "report this";

@@ -210,19 +210,45 @@ TEST(PluginContainment, RefusedEditsLeaveTheProgramUnchanged) {
     EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(input()));
 }
 
+// The reproducer replays what ran: the saved copies of every plugin (the originals are gone when it
+// replays, and the folder has moved), the pass options given on the command line, --verify and the
+// output format.
 TEST(PluginContainment, ACrashLeavesAReproducerThatReplaysIt) {
     TempDir tmp;
-    auto r = runProcess(
-        withFake(tmp, "segfaults", {"run", input(), "-o", tmp / "out.json", "--crash-reproducer", tmp / "repro"}));
-    ASSERT_EQ(r.exitCode, 5);
+    const fs::path plugins = tmp / "plugins";
+    fs::create_directories(plugins);
+    fs::copy_file(library("segfaults"), plugins / "libfake_segfaults.so");
+    const std::string fake = plugins / "fake.json";
+    test::writeBytes(fake, R"({"file_format_version": 2, "library": "libfake_segfaults.so", "passes": [)"
+                           R"({"name": "FakePass", "placement": {"after": {"pass": "ConvertToSSA"}}}]})");
+    const std::string examples = PTOPLUG_EXAMPLE_PLUGIN_DIR;
+    fs::copy_file(examples + "/librename_functions.so", plugins / "librename_functions.so");
+    fs::copy_file(examples + "/rename_functions.json", plugins / "rename_functions.json");
+    const std::vector<std::string> options = {"--pass-option", "RenameFunctions.pattern=chip_(.*)", "--pass-option",
+                                              "RenameFunctions.replacement=device_$1"};
+    std::vector<std::string> args = {kHost, "--plugin", fake, "--plugin", plugins / "rename_functions.json"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), {"run", input(), "-o", tmp / "out.msgpack", "--verify", "DistTensorCtxConsistent",
+                             "--timeout", "30", "--crash-reproducer", tmp / "repro"});
+    auto r = runProcess(args);
+    ASSERT_EQ(r.exitCode, 5) << r.err;
     std::vector<fs::path> crashes;
     for (const auto& e : fs::directory_iterator(tmp / "repro")) crashes.push_back(e.path());
     ASSERT_EQ(crashes.size(), 1u);
     EXPECT_NE(r.err.find(crashes[0].string() + "/replay.sh"), std::string::npos) << r.err;
     EXPECT_EQ(test::readBytes((crashes[0] / "input.json").string()), test::readBytes(input()));
     EXPECT_NE(test::readBytes((crashes[0] / "pipeline.txt").string()).find("FakePass"), std::string::npos);
-    auto replay = runProcess({"/bin/sh", (crashes[0] / "replay.sh").string()});
-    EXPECT_EQ(replay.exitCode, 5);
+    const std::string script = test::readBytes((crashes[0] / "replay.sh").string());
+    for (const char* part :
+         {"--pass-option 'RenameFunctions.pattern=chip_(.*)'", "--pass-option 'RenameFunctions.replacement=device_$1'",
+          "--verify 'DistTensorCtxConsistent'", "--format msgpack", "--timeout 30"})
+        EXPECT_NE(script.find(part), std::string::npos) << part << " not in\n" << script;
+
+    fs::remove_all(plugins);
+    const fs::path moved = tmp / "moved";
+    fs::rename(crashes[0], moved);
+    auto replay = runProcess({"/usr/bin/env", "TMPDIR=" + tmp.path(), "/bin/sh", (moved / "replay.sh").string()});
+    EXPECT_EQ(replay.exitCode, 5) << replay.err;
     EXPECT_NE(replay.err.find("crashed with SIGSEGV (Segmentation fault)" + kInPass), std::string::npos) << replay.err;
 }
 
