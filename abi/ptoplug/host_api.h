@@ -411,7 +411,10 @@ typedef struct pto_host_api {
 
     /** The value of option `name` of the running pass (declared in its pto_pass_desc): a bool, int,
      *  double or string value as declared; set by the manifest or --pass-option, else the default.
-     *  NOT_FOUND if the pass declares no such option (and for verifiers). */
+     *  NOT_FOUND if the pass declares no such option. [1.2] A verifier reads the options of its
+     *  plugin's passes, named PASS.NAME as --pass-option spells them (their values in this run: a pass
+     *  not in the pipeline is not there), so that a property can follow them; before 1.2 a verifier got
+     *  NOT_FOUND for every name. */
     pto_status (*pass_option)(pto_run_context* ctx, pto_string name, pto_value* out);
 
     /* ---- 1.2: statement lists, uses and definitions ------------------------------------------ */

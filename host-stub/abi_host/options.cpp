@@ -155,6 +155,16 @@ std::optional<std::string> checkOptionDeclarations(const pto_pass_desc& pass) {
     return std::nullopt;
 }
 
+void addVerifierOptions(std::vector<PassOption>& out, std::string_view pass, const std::vector<PassOption>& options) {
+    for (const PassOption& o : options) {
+        PassOption qualified = o;
+        qualified.name = std::string(pass) + "." + o.name;
+        const bool known =
+            std::any_of(out.begin(), out.end(), [&](const PassOption& x) { return x.name == qualified.name; });
+        if (!known) out.push_back(std::move(qualified));
+    }
+}
+
 std::vector<PassOption> defaultOptions(const pto_pass_desc& pass) {
     std::vector<PassOption> out;
     for (const pto_option_desc* o : declaredOptions(pass)) {
@@ -214,8 +224,10 @@ pto_status passOption(pto_run_context* ctx, pto_string name, pto_value* out) {
             return PTO_OK;
         }
     return fail(ctx, PTO_ERR_NOT_FOUND,
-                "the running pass declares no option '" + std::string(view(name)) +
-                    "' (options are declared in pto_pass_desc.options; verifiers have none)");
+                (ctx->settings.readOnly ? "no pass of the verifier's plugin declares option '"
+                                        : "the running pass declares no option '") +
+                    std::string(view(name)) +
+                    "' (options are declared in pto_pass_desc.options; a verifier reads its plugin's as PASS.NAME)");
 }
 
 }  // namespace ptoplug::host::table

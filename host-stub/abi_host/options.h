@@ -84,6 +84,10 @@ std::optional<std::string> checkOptionDeclarations(const pto_pass_desc& pass);
 /// The pass's options at their declared defaults.
 std::vector<PassOption> defaultOptions(const pto_pass_desc& pass);
 
+/// Appends `options` of pass `pass` to `out` as a verifier of its plugin reads them (pass_option):
+/// named "PASS.NAME", as --pass-option spells them; a name already in `out` is kept as it is.
+void addVerifierOptions(std::vector<PassOption>& out, std::string_view pass, const std::vector<PassOption>& options);
+
 /// Sets option `name` of `pass` in `options` (its resolved options, defaultOptions first) to `input`,
 /// given at `origin`. The error (unknown name, with the declared ones listed; a value of the wrong type or
 /// form) names the origin and what to write instead.

@@ -379,8 +379,11 @@ int main(int argc, char** argv) try {
     for (const std::string& property : facts.verifiers)
         for (const std::string& file : corpus)
             report.add("verifier " + property + " on " + file, withPlugin(path, [&](const host::LoadedPlugin& plugin) {
+                           std::vector<host::PassOption> options;  // the plugin's, at their defaults
+                           for (const std::string& name : facts.passes)
+                               host::addVerifierOptions(options, name, host::defaultOptions(*plugin.pass(name)));
                            const Runnable r{plugin.verifier(property)->run,
-                                            host::RunSettings{.options = nullptr, .readOnly = true}};
+                                            host::RunSettings{.options = &options, .readOnly = true}};
                            return checkRun(r, file);
                        }));
     return report.finish();

@@ -133,15 +133,18 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const pto_verifier_desc* verifier = pipeline.verifier(property);
         if (!verifier) return true;
         enter(Phase::Verify, stage, propertyIndex);
+        const Plugin* owner = pipeline.verifierPlugin(property);
+        std::vector<PassOption> ownerOptions;  // its plugin's passes' options, as PASS.NAME
+        for (const Stage& s : pipeline.stages)
+            if (owner && s.plugin == owner) addVerifierOptions(ownerOptions, s.name, s.options);
         RunOutcome checked = [&] {
             // A verifier may only read the program, but is lent pointers into it (a name's bytes) that a cast
             // makes writable: the program is read-only while it runs, and a write faults (SIGSEGV), which
             // fails the file naming the verifier before anything is written.
             ReadOnly readOnly(doc, progress);
-            return runThroughAbi(doc, verifier->run, RunSettings{.options = nullptr, .readOnly = true});
+            return runThroughAbi(doc, verifier->run, RunSettings{.options = &ownerOptions, .readOnly = true});
         }();
         timed("verifier " + property);
-        const Plugin* owner = pipeline.verifierPlugin(property);
         for (Diagnostic d : checked.diagnostics) {
             d.pass = property;
             d.plugin = owner ? owner->manifest.name : "";

@@ -11,6 +11,9 @@
  *   FAKE_KEEPS_CONTEXT      a verifier that keeps the run context of its first run and, in every later run
  *                           (--verify runs it after each stage, from the same place), calls the host with
  *                           it, failing (PTO_ERR_INTERNAL) if the host accepts it
+ *   FAKE_VERIFIER_READS_OPTION  a verifier whose property follows its pass's bool option "strict" (read as
+ *                           FakePass.strict): it fails with error FakeProperty/strict when it is true,
+ *                           with PTO_ERR_INTERNAL when the host does not give it
  */
 #include <string.h>
 
@@ -80,6 +83,35 @@ static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
     return PTO_OK;
 }
 #define FAKE_HAS_VERIFIER
+#elif defined(FAKE_VERIFIER_READS_OPTION)
+static pto_status verify(const pto_host_api* host, pto_run_context* ctx) {
+    static const char kName[] = "FakePass.strict", kRule[] = "FakeProperty/strict", kWhy[] = "strict is on";
+    pto_value v;
+    int strict = 0;
+    pto_string name = {kName, sizeof kName - 1};
+    if (host->pass_option(ctx, name, &v) != PTO_OK || host->value_as_bool(ctx, v, &strict) != PTO_OK)
+        return PTO_ERR_INTERNAL;
+    if (!strict) return PTO_OK;
+    pto_diagnostic d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.severity = PTO_SEVERITY_ERROR;
+    d.rule.data = kRule;
+    d.rule.size = sizeof kRule - 1;
+    d.message.data = kWhy;
+    d.message.size = sizeof kWhy - 1;
+    host->emit_diagnostic(ctx, &d);
+    return PTO_ERR_USER;
+}
+static const pto_option_desc strictOption = {sizeof(pto_option_desc), "strict", PTO_OPTION_BOOL, "false",
+                                             "whether FakeProperty fails"};
+static const pto_option_desc* const options[] = {&strictOption};
+#define FAKE_OPTIONS .options = options, .option_count = 1,
+#define FAKE_HAS_VERIFIER
+#endif
+
+#ifndef FAKE_OPTIONS
+#define FAKE_OPTIONS
 #endif
 
 #if defined(FAKE_HAS_VERIFIER)
@@ -99,7 +131,8 @@ static const char* const produced[] = {"FakeProperty"};
 static const pto_pass_desc pass = {.struct_size = sizeof(pto_pass_desc),
                                    .name = "FakePass",
                                    .description = "a deliberately broken pass",
-                                   FAKE_PRODUCED.run = run};
+                                   FAKE_PRODUCED.run = run,
+                                   FAKE_OPTIONS};
 static const pto_pass_desc* const passes[] = {&pass};
 
 static const pto_plugin_desc plugin = {.struct_size = sizeof(pto_plugin_desc),

@@ -94,6 +94,18 @@ TEST(DataText, AnInputsFileNameIsShownEscaped) {
 
 // --- verifiers ------------------------------------------------------------------------------------
 
+// A verifier reads its plugin's options (as PASS.NAME), so that the property it checks can follow them.
+TEST(DataVerifiers, AVerifierReadsItsPluginsOptions) {
+    TempDir tmp;
+    auto relaxed = runProcess(hostWithFake(tmp, "verifier_reads_option", {"run", input(), "-o", tmp / "a.json"}));
+    EXPECT_EQ(relaxed.exitCode, 0) << relaxed.err;
+    auto strict = runProcess(hostWithFake(
+        tmp, "verifier_reads_option", {"--pass-option", "FakePass.strict=true", "run", input(), "-o", tmp / "b.json"}));
+    EXPECT_EQ(strict.exitCode, 1) << strict.err;
+    EXPECT_NE(strict.err.find("strict is on [FakeProperty/strict]"), std::string::npos) << strict.err;
+    EXPECT_FALSE(fs::exists(tmp / "b.json"));
+}
+
 // A verifier may only read: one that writes into the program through a pointer the host lent it fails,
 // naming its plugin and property, and nothing is written, also when the output was being encoded beside it.
 TEST(DataVerifiers, AVerifierThatWritesIntoTheProgramFailsAndNothingIsWritten) {
