@@ -10,12 +10,14 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <latch>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "abi_host/options.h"
@@ -163,15 +165,23 @@ Outcome checkThreads(const Runnable& r, const std::vector<std::string>& corpus) 
         Outcome o = runOnce(r, corpus[static_cast<size_t>(i) % corpus.size()], expected[i]);
         if (!o.ok) return o;
     }
-    std::atomic<int> failures{0};
+    // The runs start together, once every thread exists: a run's guard counts the threads of the process
+    // (ProcessStateGuard), and a thread created while a run that happens to be alone is under way would be
+    // taken for one the plugin left running.
+    std::latch start(kThreads);
+    std::mutex firstFailureLock;
+    std::optional<Outcome> firstFailure;
     std::vector<std::thread> threads;
     threads.reserve(kThreads);
     for (int i = 0; i < kThreads; ++i)
         threads.emplace_back([&, i] {
-            if (!runOnce(r, corpus[static_cast<size_t>(i) % corpus.size()], actual[i]).ok) ++failures;
+            start.arrive_and_wait();
+            Outcome o = runOnce(r, corpus[static_cast<size_t>(i) % corpus.size()], actual[i]);
+            std::lock_guard<std::mutex> hold(firstFailureLock);
+            if (!o.ok && !firstFailure) firstFailure = std::move(o);
         });
     for (std::thread& t : threads) t.join();
-    if (failures) return {false, "a run failed on a worker thread"};
+    if (firstFailure) return {false, "a run on a worker thread failed: " + firstFailure->detail};
     for (int i = 0; i < kThreads; ++i)
         if (expected[i] != actual[i]) return {false, "8 threads gave different results than one thread"};
     return {true, ""};
