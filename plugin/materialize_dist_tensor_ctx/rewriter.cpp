@@ -32,6 +32,7 @@ void FunctionRewriter::run(const FunctionEntry& function) {
     prefixAllowed_ = false;
     names_.clear();
     if (!visited_.empty()) visited_.clear();  // clear() costs the bucket count even when empty
+    if (!met_.empty()) met_.clear();
     syntheses_.clear();
     prefixes_.clear();
     replacements_.clear();
@@ -156,10 +157,19 @@ void FunctionRewriter::exprAt(const Slot& slot) {
         }
         case PTO_NODE_CALL:
         case PTO_NODE_SUBMIT: return callLike(e, k, slot);
-        case PTO_NODE_MAKE_TUPLE: return exprs(e, PTO_FIELD_ELEMENTS);
-        case PTO_NODE_TUPLE_GET_ITEM: return exprAt({e, PTO_FIELD_TUPLE, 0, true});
-        case PTO_NODE_BINARY: exprAt({e, PTO_FIELD_LEFT, 0, true}); return exprAt({e, PTO_FIELD_RIGHT, 0, true});
-        case PTO_NODE_UNARY: return exprAt({e, PTO_FIELD_OPERAND, 0, true});
+        case PTO_NODE_MAKE_TUPLE:
+            if (metAgain(e, slot)) return;
+            return exprs(e, PTO_FIELD_ELEMENTS);
+        case PTO_NODE_TUPLE_GET_ITEM:
+            if (metAgain(e, slot)) return;
+            return exprAt({e, PTO_FIELD_TUPLE, 0, true});
+        case PTO_NODE_BINARY:
+            if (metAgain(e, slot)) return;
+            exprAt({e, PTO_FIELD_LEFT, 0, true});
+            return exprAt({e, PTO_FIELD_RIGHT, 0, true});
+        case PTO_NODE_UNARY:
+            if (metAgain(e, slot)) return;
+            return exprAt({e, PTO_FIELD_OPERAND, 0, true});
         default: return;
     }
 }
@@ -184,6 +194,8 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
                 h_.replaceChild(slot.parent, slot.field, slot.index, r.node);
             return;
         }
+    } else if (metAgain(call, slot)) {
+        return;
     }
     callChildren(call, kind);
     if (!rewrite_) return;
@@ -192,6 +204,21 @@ void FunctionRewriter::callLike(pto_node call, pto_node_kind kind, const Slot& s
         appendContexts(call, op, *callee, {});
         visited_.emplace(call, std::nullopt);
     }
+}
+
+// The rule of shared calls (callLike), for every other composite: the first occurrence keeps the in-place
+// edits below it, and one met again is rebuilt on its own, as pypto's mutator rebuilds each occurrence; an
+// ancestor edited in place would carry the second occurrence's contexts into the first, before their
+// definitions. Where nothing below changes, the rebuild is the node itself, still shared.
+bool FunctionRewriter::metAgain(pto_node e, const Slot& slot) {
+    if (!rewrite_ || !slot.replaceable || met_.emplace(e, true).second) return false;
+    namesOnly(e);
+    Rebuilt r = rebuild(e, false);
+    if (r.ctx)
+        replacements_.push_back({slot, *r.ctx});
+    else if (r.changed)
+        h_.replaceChild(slot.parent, slot.field, slot.index, r.node);
+    return true;
 }
 
 void FunctionRewriter::callChildren(pto_node call, pto_node_kind kind) {

@@ -68,6 +68,9 @@ private:
     void exprs(pto_node parent, uint32_t field);
     void attrs(pto_node node);
     void callLike(pto_node call, pto_node_kind kind, const Slot& slot);
+    /// True if `e`, a composite expression, was walked in place before; this occurrence then got its own
+    /// rebuild (§12.4), and the walk does not descend again.
+    bool metAgain(pto_node e, const Slot& slot);
     void callChildren(pto_node call, pto_node_kind kind);
     void namesOnly(pto_node node);
     void namesInShape(pto_node node);
@@ -116,6 +119,7 @@ private:
     bool prefixAllowed_ = false;
     UniqueNamer names_;
     NodeMap<MaybeCtx> visited_;  ///< edited calls and their replacement (shared subtrees are edited once)
+    NodeMap<bool> met_;          ///< the other composite expressions walked in place
 
     NodeMap<pto_node> remap_;               ///< pypto's var_remap_, for IterArgs
     NodeMap<bool> resolving_;               ///< its cycle guard

@@ -1,7 +1,8 @@
 // pypto's fixtures through the MaterializeDistTensorCtx plugin, loaded like any plugin. The 17 unit
 // cases: outputs equal pypto's byte for byte (MessagePack and canonical JSON), errors give pypto's
 // message and span. The 100 generated programs: the same program as pypto's (structurally), or an error
-// with pypto's message; the known divergences are listed, with their reason, beside the corpus.
+// with pypto's message; the known divergences are listed, with their reason, beside the corpus. The
+// outputs of both, fed back to the pass: the same program as pypto makes of them.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -129,28 +130,32 @@ const std::map<std::string, std::string>& knownDivergences() {
     return known;
 }
 
-/// "" when the plugin's result on `name` agrees with pypto's, else what differs.
-std::string randomCaseDivergence(const std::string& name) {
-    fs::path dir = randomDir() / name;
-    auto doc = ir::readDocument(test::readBytes((dir / "before.json").string()), ir::Format::Json, name);
-    if (!doc.ok()) return "before.json unreadable: " + doc.error().format();
+/// "" when the plugin's result on `input` agrees with pypto's in `expected` (after.json, or error.txt),
+/// else what differs.
+std::string divergence(const fs::path& input, const fs::path& expected, const std::string& name) {
+    auto doc = ir::readDocument(test::readBytes(input.string()), ir::Format::Json, name);
+    if (!doc.ok()) return input.filename().string() + " unreadable: " + doc.error().format();
     host::RunOutcome outcome = runPass(**doc);
     std::string ours = outcome.diagnostics.empty() ? "" : outcome.diagnostics[0].message;
 
-    if (fs::exists(dir / "error.txt")) {
+    if (fs::exists(expected / "error.txt")) {
         // "<Type>: <message> [file:line:col]"; the span is the generator's, not compared.
-        std::string expected = test::readBytes((dir / "error.txt").string());
-        expected = expected.substr(0, expected.find('\n'));
-        expected = expected.substr(expected.find(": ") + 2);
-        expected = expected.substr(0, expected.rfind(" ["));
-        if (!outcome.failed()) return "pypto rejects it (" + expected + "); the plugin accepted it";
-        return ours == expected ? "" : "pypto: " + expected + "\nplugin: " + ours;
+        std::string want = test::readBytes((expected / "error.txt").string());
+        want = want.substr(0, want.find('\n'));
+        want = want.substr(want.find(": ") + 2);
+        want = want.substr(0, want.rfind(" ["));
+        if (!outcome.failed()) return "pypto rejects it (" + want + "); the plugin accepted it";
+        return ours == want ? "" : "pypto: " + want + "\nplugin: " + ours;
     }
     if (outcome.failed()) return "pypto accepts it; the plugin failed: " + ours;
-    auto expectedDoc = ir::readDocument(test::readBytes((dir / "after.json").string()), ir::Format::Json, "after");
+    auto expectedDoc = ir::readDocument(test::readBytes((expected / "after.json").string()), ir::Format::Json, "after");
     if (!expectedDoc.ok()) return "after.json unreadable: " + expectedDoc.error().format();
     std::string want = test::resolvedJson(**expectedDoc), got = test::resolvedJson(**doc);
     return want == got ? "" : "the program differs from pypto's after.json";
+}
+
+std::string randomCaseDivergence(const std::string& name) {
+    return divergence(randomDir() / name / "before.json", randomDir() / name, name);
 }
 
 class PyptoRandom : public ::testing::TestWithParam<std::string> {};
@@ -191,6 +196,36 @@ TEST_P(PyptoRandom, ConsistencyVerdictMatchesPypto) {
 
 INSTANTIATE_TEST_SUITE_P(PyptoRandom, PyptoRandom, ::testing::ValuesIn(randomCases()),
                          [](const auto& info) { return "case_" + info.param; });
+
+// pypto's programs fed back: what pypto's pass made of each fixture, given to the pass again (a pipeline
+// run twice, a dumped program read back). The input is the fixture's after.json, pypto's result on it is
+// in pypto-fed-back/<corpus>/<case>/ (after.json or error.txt). Shared nodes meet the pass there: a call
+// that already carries contexts is both a synthesized query's argument and a later call's (§12.4).
+fs::path fedBackDir() { return fs::path(test::dataDir()) / "pypto-fed-back"; }
+
+std::vector<std::string> fedBackCases() {
+    std::vector<std::string> out;
+    for (const char* corpus : {"pypto-random", "pypto-unit"})
+        for (const auto& e : fs::directory_iterator(fedBackDir() / corpus))
+            out.push_back(std::string(corpus) + "/" + e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+class PyptoFedBack : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PyptoFedBack, AgreesWithPypto) {
+    ASSERT_TRUE(plugin());
+    const fs::path input = fs::path(test::dataDir()) / GetParam() / "after.json";
+    EXPECT_EQ(divergence(input, fedBackDir() / GetParam(), GetParam()), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(PyptoFedBack, PyptoFedBack, ::testing::ValuesIn(fedBackCases()), [](const auto& info) {
+    std::string name = info.param;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+});
 
 }  // namespace
 }  // namespace ptoplug
