@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "io/output_file.h"
+#include "ir/use_after_def.h"
 #include "ir/writer.h"
 
 namespace ptoplug::cli {
@@ -74,14 +75,13 @@ void Cli::addVerifyFlag(CLI::App* command) {
 
 bool Cli::propertiesAreVerified(const host::Pipeline& pipeline) const {
     for (const std::string& property : file.verifyProperties)
-        if (!pipeline.verifier(property)) {
-            std::string known;
+        if (!pipeline.verifier(property) && property != ir::kUseAfterDefProperty) {
+            std::string known = std::string(ir::kUseAfterDefProperty) + " (the host's own)";
             for (const host::Plugin& p : pipeline.plugins)
                 for (size_t i = 0; i < p.loaded->descriptor().verifier_count; ++i)
-                    known += std::string(known.empty() ? "" : ", ") + p.loaded->descriptor().verifiers[i]->property;
+                    known += ", " + std::string(p.loaded->descriptor().verifiers[i]->property);
             fail(fileError("", "no loaded plugin verifies property '" + property + "'",
-                           known.empty() ? "load a plugin that has a verifier for it (--plugin)"
-                                         : "the loaded plugins verify: " + known),
+                           "load a plugin that has a verifier for it (--plugin); these are verified: " + known),
                  host::kExitUsage);
             return false;
         }

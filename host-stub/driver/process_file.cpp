@@ -11,8 +11,10 @@
 #include "driver/output_writer.h"
 #include "io/digest.h"
 #include "io/output_file.h"
+#include "ir/pointer.h"
 #include "ir/printer.h"
 #include "ir/reader.h"
+#include "ir/use_after_def.h"
 #include "ir/validate.h"
 #include "ir/writer.h"
 
@@ -130,6 +132,16 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
 
     // Runs the verifier of `property`; false (with the report filled in) if the property does not hold.
     auto verify = [&](const std::string& property, int stage, int propertyIndex, const std::string& after) {
+        if (property == ir::kUseAfterDefProperty) {
+            enter(Phase::Verify, stage, propertyIndex);
+            auto broken = ir::checkUseAfterDef(doc, ir::ScopeRule::UseAfterDef).broken;
+            timed("verifier " + property);
+            if (!broken) return true;
+            fail(kExitDiagnostics, "pto-host/verify",
+                 "Verification failed " + after + "for property " + property + ": " + broken->message + " (at " +
+                     ir::pointerTo(doc, broken->where) + ")");
+            return false;
+        }
         const pto_verifier_desc* verifier = pipeline.verifier(property);
         if (!verifier) return true;
         enter(Phase::Verify, stage, propertyIndex);
@@ -219,6 +231,29 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
             return fail(kExitInternal, "pto-host/invalid-ir",
                         who + " left invalid IR: " + broken->message +
                             (broken->pointer.empty() ? "" : " (at " + broken->pointer + ")") + "; nothing was written");
+        // Definition before use, in the scopes of the program's form at this point (SSA where it holds).
+        const ir::ScopeCheck scopes =
+            ir::checkUseAfterDef(doc, stage.ssaForm ? ir::ScopeRule::SsaScopes : ir::ScopeRule::UseAfterDef, true);
+        if (scopes.broken) {
+            timed("scope check after " + stage.name);
+            if (options.printAfterFailure)
+                report.messages += "// IR after " + stage.name + " (invalid)\n" + ir::printProgram(doc);
+            return fail(kExitInternal, "pto-host/use-after-def",
+                        who + " left a use of a variable before its definition: " + scopes.broken->message + " (at " +
+                            ir::pointerTo(doc, scopes.broken->where) + "); nothing was written");
+        }
+        if (scopes.firstCopy) {
+            Diagnostic d;
+            d.severity = PTO_SEVERITY_WARNING;
+            d.rule = "pto-host/iter-arg-copy";
+            d.message = who + " left " + std::to_string(scopes.copyUses) + (scopes.copyUses == 1 ? " use" : " uses") +
+                        " of a copy of a loop's iter_arg where the loop binds the original (first: " +
+                        scopes.firstCopy->message + ", at " + ir::pointerTo(doc, scopes.firstCopy->where) +
+                        "); pypto's own passes leave such copies and its pipeline accepts them, its UseAfterDef "
+                        "verifier refuses them (docs/ir_format.md §11.15)";
+            emit(d);
+        }
+        timed("scope check after " + stage.name);
         if (!options.verify) continue;
         const std::vector<std::string> properties = verifiersAfter(stage, options);
         for (size_t p = 0; p < properties.size(); ++p)

@@ -234,7 +234,7 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
     // IR properties: each stage's requirements must be produced earlier and not invalidated since.
     std::set<std::string> available;
     std::map<std::string, std::string> invalidatedBy;
-    for (const Stage& s : pipeline->stages) {
+    for (Stage& s : pipeline->stages) {
         for (const std::string& r : s.required) {
             if (available.count(r)) continue;
             std::string why = invalidatedBy.count(r) ? "stage " + invalidatedBy[r] + " invalidates it"
@@ -248,6 +248,7 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
             invalidatedBy[p] = stageName(s);
         }
         for (const std::string& p : s.produced) available.insert(p);
+        s.ssaForm = available.count("SSAForm") > 0;
     }
     return pipeline;
 }

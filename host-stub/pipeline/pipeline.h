@@ -37,6 +37,9 @@ struct Stage {
     const Plugin* plugin = nullptr;  ///< null: a stage the stub host does not implement (skipped)
     const pto_pass_desc* pass = nullptr;
     std::vector<PassOption> options;  ///< the pass's options: declared defaults, the manifest, --pass-option or the API
+    /// SSAForm holds once this stage ran (produced here or earlier, invalidated by none since): the check
+    /// after a plugin pass then applies SSA's scopes (ir/use_after_def.h).
+    bool ssaForm = false;
 };
 
 struct Pipeline {

@@ -14,6 +14,8 @@
  *   FAKE_VERIFIER_READS_OPTION  a verifier whose property follows its pass's bool option "strict" (read as
  *                           FakePass.strict): it fails with error FakeProperty/strict when it is true,
  *                           with PTO_ERR_INTERNAL when the host does not give it
+ *   FAKE_USES_BEFORE_DEF    a pass that puts `early = v` just before the first assignment of a variable v in a
+ *                           statement list (a use before the definition; every node well formed), succeeds
  */
 #include <string.h>
 
@@ -31,6 +33,26 @@ static int triggered(const pto_host_api* host, pto_run_context* ctx) {
     return host->program(ctx, &program) != PTO_OK || host->node_name(ctx, program, &name) != PTO_OK || name.size != 8 ||
            memcmp(name.data, "innocent", 8) != 0;
 }
+
+#if defined(FAKE_USES_BEFORE_DEF)
+struct first_assign {
+    const pto_host_api* host;
+    pto_node stmt;
+    pto_walk_position at;
+};
+
+/* Stops at the first AssignStmt that stands in a statement list. */
+static pto_walk_result find_assign(pto_run_context* ctx, pto_node node, const pto_walk_position* at, void* data) {
+    struct first_assign* found = (struct first_assign*)data;
+    pto_node_kind kind;
+    if (found->host->node_kind(ctx, node, &kind) != PTO_OK || kind != PTO_NODE_ASSIGN_STMT ||
+        at->field != PTO_FIELD_STMTS)
+        return PTO_WALK_ADVANCE;
+    found->stmt = node;
+    found->at = *at;
+    return PTO_WALK_STOP;
+}
+#endif
 
 static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
     if (!triggered(host, ctx)) return PTO_OK;
@@ -55,6 +77,25 @@ static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
         return PTO_ERR_INTERNAL;
     memcpy((char*)a.data, b.data, a.size);
     return PTO_OK;
+#elif defined(FAKE_USES_BEFORE_DEF)
+    struct first_assign found;
+    pto_walk_callbacks callbacks;
+    pto_node program, var, early, stmt;
+    pto_value type;
+    pto_string name = {"early", 5};
+    memset(&found, 0, sizeof found);
+    found.host = host;
+    memset(&callbacks, 0, sizeof callbacks);
+    callbacks.struct_size = sizeof callbacks;
+    callbacks.pre = find_assign;
+    callbacks.user_data = &found;
+    if (host->program(ctx, &program) != PTO_OK || host->walk(ctx, program, &callbacks) != PTO_OK ||
+        pto_node_is_null(found.stmt) || host->node_child(ctx, found.stmt, PTO_FIELD_VAR, 0, &var) != PTO_OK ||
+        host->node_field(ctx, var, PTO_FIELD_TYPE, &type) != PTO_OK ||
+        host->create_var(ctx, name, type, var, &early) != PTO_OK ||
+        host->create_assign(ctx, early, var, found.stmt, &stmt) != PTO_OK)
+        return PTO_ERR_INTERNAL;
+    return host->insert_before(ctx, found.at.parent, found.at.field, found.at.index, &stmt, 1);
 #else
     (void)host, (void)ctx;
     return PTO_OK;

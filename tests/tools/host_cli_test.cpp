@@ -614,7 +614,7 @@ TEST(HostConventions, TimePassesShowsEachPhaseAndItsSteps) {
         std::vector<std::string> expected{"read and validate " + e.input};
         for (const std::string& s : e.readSteps) expected.push_back("  " + s);
         for (const char* phase : {"pass MaterializeDistTensorCtx", "structural check after MaterializeDistTensorCtx",
-                                  "verifier DistTensorCtxMaterialized"})
+                                  "scope check after MaterializeDistTensorCtx", "verifier DistTensorCtxMaterialized"})
             expected.push_back(phase);
         expected.push_back("write " + tmp / "out.msgpack");
         for (const std::string& s : e.writeSteps) expected.push_back("  " + s);

@@ -175,6 +175,52 @@ TEST(DataPrograms, APassThatRenamesOntoAnExistingNameFailsNamingIt) {
     EXPECT_EQ(test::readBytes(tmp / "out.json"), "old");
 }
 
+// A pass that leaves a variable used before the statement that binds it (every node well formed, so the
+// structural check holds) fails naming the pass, the variable and the place; nothing is written.
+TEST(DataPrograms, APassThatUsesAVariableBeforeItsDefinitionFailsNamingThePlace) {
+    TempDir tmp;
+    test::writeBytes(tmp / "out.json", "old");
+    auto r = runProcess(hostWithFake(tmp, "uses_before_def", {"run", input(), "-o", tmp / "out.json"}));
+    EXPECT_EQ(r.exitCode, 5) << r.err;
+    EXPECT_NE(r.err.find("internal error: pass 'FakePass' of plugin 'fake' (" + test::fakeLibrary("uses_before_def") +
+                         ") left a use of a variable before its definition: Variable 'view' used before definition "
+                         "in function 'main' (at /fields/functions/1/value/fields/body/fields/stmts/0/fields/value); "
+                         "nothing was written [pto-host/use-after-def]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(test::readBytes(tmp / "out.json"), "old");
+}
+
+// `verify --property UseAfterDef` is the host's own check, by identity as pypto's verifier: pypto's output on a
+// loop whose iter_arg init the pass rewrote uses copies of the iter_arg (docs/pass.md §12.4), which it reports;
+// a run of the pass leaves the same copies and warns, as pypto's pipeline accepts them.
+TEST(DataPrograms, VerifyChecksUseAfterDefOnAnyFile) {
+    TempDir tmp;
+    const std::string dir = test::dataDir() + "/pypto-random/0000/";
+    auto after = runProcess({test::kHost, "verify", dir + "after.json", "--property", "UseAfterDef"});
+    EXPECT_EQ(after.exitCode, 1) << after.err;
+    EXPECT_NE(after.err.find("after.json: error: Verification failed for property UseAfterDef: Variable 'peer' used "
+                             "before definition in function 'sink' (at /fields/functions/8/value/fields/body/fields/"
+                             "stmts/1/fields/body/fields/stmts/1/fields/value/fields/args/0) [pto-host/verify]"),
+              std::string::npos)
+        << after.err;
+    auto before = runProcess({test::kHost, "verify", dir + "before.json", "--property", "UseAfterDef"});
+    EXPECT_EQ(before.exitCode, 0) << before.err;
+    auto run = runProcess({test::kHost, "run", dir + "before.json", "-o", tmp / "out.json"});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.err.find("warning: pass 'MaterializeDistTensorCtx' of plugin 'materialize-dist-tensor-ctx' ("),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.err.find(") left 1 use of a copy of a loop's iter_arg where the loop binds the original (first: "
+                           "Variable 'peer' used before definition in function 'sink', at "),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(test::readBytes(tmp / "out.json"), test::readBytes(dir + "after.json"));
+    auto unknown = runProcess({test::kHost, "verify", dir + "before.json", "--property", "NoSuchProperty"});
+    EXPECT_EQ(unknown.exitCode, 2) << unknown.err;
+    EXPECT_NE(unknown.err.find("these are verified: UseAfterDef (the host's own), "), std::string::npos) << unknown.err;
+}
+
 // A program on which MaterializeDistTensorCtx fails with I1 (a query with two arguments), a condition pypto
 // raises as internal but the input causes; its spans name `sourceFile`.
 std::string queryWithTwoArguments(const std::string& sourceFile) {
@@ -245,7 +291,8 @@ INSTANTIATE_TEST_SUITE_P(
                       DataFault{"verifier_writes", 5,
                                 "p107.json: error: crashed with SIGSEGV (Segmentation fault) in the verifier of "
                                 "property 'FakeProperty'"},
-                      DataFault{"duplicates_name", 5, "left invalid IR: Duplicate function name"}),
+                      DataFault{"duplicates_name", 5, "left invalid IR: Duplicate function name"},
+                      DataFault{"uses_before_def", 5, "left a use of a variable before its definition"}),
     [](const auto& info) { return info.param.fault; });
 
 // --- inputs ----------------------------------------------------------------------------------------
