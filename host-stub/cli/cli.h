@@ -88,5 +88,6 @@ Command addConvertCommand(CLI::App& app, Cli& cli);
 Command addPrintCommand(CLI::App& app, Cli& cli);
 Command addPipelineCommand(CLI::App& app, Cli& cli);
 Command addVerifyCommand(CLI::App& app, Cli& cli);
+Command addGraphCommand(CLI::App& app, Cli& cli);
 
 }  // namespace ptoplug::cli

@@ -51,7 +51,8 @@ int run(int argc, char** argv) try {
     cli::Cli shared(app);
     const cli::Command commands[] = {cli::addRunCommand(app, shared),      cli::addBatchCommand(app, shared),
                                      cli::addConvertCommand(app, shared),  cli::addPrintCommand(app, shared),
-                                     cli::addPipelineCommand(app, shared), cli::addVerifyCommand(app, shared)};
+                                     cli::addPipelineCommand(app, shared), cli::addVerifyCommand(app, shared),
+                                     cli::addGraphCommand(app, shared)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

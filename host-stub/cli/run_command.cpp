@@ -27,10 +27,19 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                   "print the program as a failing pass left it");
     run->add_option("--dump-ir", cli.file.dumpDir, "write the program after each pass to DIR/NN_after_<Pass>.py")
         ->check(kPath);
+    auto graphAfter = std::make_shared<std::vector<std::string>>();
+    run->add_option("--graph-after", *graphAfter,
+                    "PASS OUT: draw the context flow after that pass (what it added, where it failed) to OUT "
+                    "(.dot, or .svg with Graphviz), also when the pass fails")
+        ->expected(2);
     run->add_flag("--time-passes", cli.file.timePasses, "report the time and peak memory of every phase on stderr");
     cli.addVerifyFlag(run);
     cli.addIsolationOptions(run);
-    return {run, [&cli, args, printAfter] {
+    return {run, [&cli, args, printAfter, graphAfter] {
+                if (graphAfter->size() == 2) {
+                    cli.file.graphAfterPass = (*graphAfter)[0];
+                    cli.file.graphAfterPath = (*graphAfter)[1];
+                }
                 for (const std::string& pass : *printAfter) {
                     if (pass.empty())
                         cli.file.printAfter = true;
@@ -51,6 +60,14 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                                          cli.diagnostics()),
                         cli.diagnostics());
                 if (!cli.chooseOutputFormat(args->output)) return int{host::kExitUsage};
+                if (!cli.file.graphAfterPass.empty() &&
+                    std::none_of((*pipeline)->stages.begin(), (*pipeline)->stages.end(),
+                                 [&](const host::Stage& s) { return s.pass && s.name == cli.file.graphAfterPass; }))
+                    return cli.fail(fileError("",
+                                              "--graph-after names '" + cli.file.graphAfterPass +
+                                                  "', which is no pass a loaded plugin runs",
+                                              "name a plugin pass (pto-host pipeline lists them)"),
+                                    host::kExitUsage);
                 if (!cli.file.dumpDir.empty()) {
                     std::error_code ec;
                     std::filesystem::create_directories(cli.file.dumpDir, ec);

@@ -26,6 +26,9 @@ struct FileOptions {
     std::vector<std::string> printAfterPasses;  ///< the program after each pass of these names
     bool printAfterFailure = false;             ///< the program as a failing pass left it
     std::string dumpDir;                        ///< "": none; else NN_after_<Pass>.py per pass (pypto's naming)
+    /// The context flow (graph/dot.h) after the pass named graphAfterPass, what it added and where it
+    /// failed marked, written to graphAfterPath (.dot or .svg), also when the pass fails.
+    std::string graphAfterPass, graphAfterPath;
     bool timePasses = false;
     bool hashInput = false;  ///< hash the input's bytes as they are read (FileReport::inputSha256; --report)
     DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;

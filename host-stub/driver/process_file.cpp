@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "base/printable.h"
 #include "driver/output_writer.h"
+#include "graph/context_flow.h"
+#include "graph/dot.h"
+#include "graph/render.h"
 #include "io/digest.h"
 #include "io/output_file.h"
 #include "ir/pointer.h"
@@ -187,6 +191,8 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
         const int index = static_cast<int>(i);
         const std::string who = "pass '" + stage.name + "' of plugin " + describePlugin(*stage.plugin);
         enter(Phase::Pass, index);
+        const bool graphed = stage.name == options.graphAfterPass;
+        const graph::Snapshot before = graphed ? graph::snapshotOf(doc) : graph::Snapshot();
         RunOutcome outcome =
             runThroughAbi(doc, stage.pass->run, RunSettings{.options = &stage.options, .readOnly = false});
         timed("pass " + stage.name);
@@ -209,6 +215,20 @@ FileReport runPipeline(ir::Document& doc, const std::string& name, const Pipelin
                     sink.write(ir::printProgram(doc));
                     return Status();
                 })) {
+                report.messages += formatError(*err, options.diagnostics);
+                report.exitCode = kExitOutput;
+                return report;
+            }
+        }
+        if (graphed) {
+            const graph::ContextFlow flow = graph::contextFlowOf(doc, &before, outcome.diagnostics);
+            // A graph asked for and not written fails the file, as a dump does.
+            if (auto err = graph::writeGraph(
+                    options.graphAfterPath,
+                    graph::toDot(flow,
+                                 {.title = std::filesystem::path(name).filename().string() + " after " + stage.name,
+                                  .focus = "",
+                                  .depth = 1}))) {
                 report.messages += formatError(*err, options.diagnostics);
                 report.exitCode = kExitOutput;
                 return report;

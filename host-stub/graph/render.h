@@ -1,0 +1,15 @@
+// Writing a graph: DOT text as it is, or SVG rendered by Graphviz's `dot` (found on PATH), to a file
+// written atomically (io/output_file.h) or to stdout ("-").
+#pragma once
+
+#include <string>
+
+#include "base/error.h"
+
+namespace ptoplug::graph {
+
+/// Writes `dotText` to `path`: SVG when `path` ends in ".svg" (rendered by `dot -Tsvg`), else the text.
+/// Fails, writing nothing, when `dot` is missing (saying how to get it) or refuses the text.
+Status writeGraph(const std::string& path, const std::string& dotText);
+
+}  // namespace ptoplug::graph
