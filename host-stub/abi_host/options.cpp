@@ -72,6 +72,7 @@ std::string OptionOrigin::describe() const {
         case Kind::Manifest: return "manifest " + file;
         case Kind::CommandLine: return "--pass-option";
         case Kind::Api: return "the C++ API";
+        case Kind::PassList: return "--passes";
     }
     return "";
 }
@@ -86,11 +87,15 @@ Error OptionOrigin::error(std::string message, std::string hint) const {
             break;
         case Kind::CommandLine: e.file = "--pass-option " + setting; break;
         case Kind::Api: e.file = "ptoplug::PassManager pass option " + setting; break;
+        case Kind::PassList: e.file = "--passes"; break;
     }
     if (hint.empty()) {
         switch (kind) {
             case Kind::Manifest: hint = "fix the value in the manifest, or the option's name"; break;
             case Kind::Api: hint = "give it as \"PASS.KEY=VALUE\", e.g. \"RenameFunctions.pattern=chip_(.*)\""; break;
+            case Kind::PassList:
+                hint = "write it in the pass's braces, e.g. --passes 'RenameFunctions{pattern=chip_(.*)}'";
+                break;
             default: hint = "write --pass-option PASS.KEY=VALUE, e.g. --pass-option RenameFunctions.pattern=chip_(.*)";
         }
     }

@@ -21,13 +21,13 @@ namespace ptoplug::host {
 /// Where an option's value came from: errors name it (a manifest by file and JSON Pointer, a setting as it
 /// was given), and so does `pto-host pipeline`.
 struct OptionOrigin {
-    enum class Kind : uint8_t { Default, Manifest, CommandLine, Api };
+    enum class Kind : uint8_t { Default, Manifest, CommandLine, Api, PassList };
     Kind kind = Kind::Default;
     std::string file;     ///< Manifest: the manifest's path
     std::string pointer;  ///< Manifest: the value's JSON Pointer
-    std::string setting;  ///< CommandLine, Api: "PASS.KEY=VALUE" as given
+    std::string setting;  ///< CommandLine, Api, PassList: "PASS.KEY=VALUE" as given (PassList: as --passes gave it)
 
-    /// "default", "manifest M", "--pass-option", "the C++ API".
+    /// "default", "manifest M", "--pass-option", "the C++ API", "--passes".
     std::string describe() const;
     /// An error about the value given here: it names the manifest and the JSON Pointer, or the setting as
     /// given (`--pass-option S`, or the PassManager's pass option S). Without a hint, it says how a value is

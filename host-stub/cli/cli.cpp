@@ -8,6 +8,7 @@
 #include "io/output_file.h"
 #include "ir/use_after_def.h"
 #include "ir/writer.h"
+#include "pipeline/pass_list.h"
 
 namespace ptoplug::cli {
 namespace fs = std::filesystem;
@@ -31,6 +32,9 @@ Cli::Cli(CLI::App& app) {
     app.add_flag("--no-default-plugins", noDefaultPlugins_, "do not load the plugins installed beside pto-host");
     app.add_option("--pass-option", passOptions_,
                    "set an option of a plugin pass, PASS.KEY=VALUE (repeatable; checked before any input is read)");
+    app.add_option("--passes", passList_,
+                   "run exactly these plugin passes, in this order, instead of pypto's default pipeline with the "
+                   "plugins placed in it: 'PassA,PassB{key=value key2=\'a b\'}' (checked before any input is read)");
     app.add_option("--diagnostics-format", diagnosticsFormat_,
                    "text (file:line:col: error: message [rule]), json (one object a line) or sarif (SARIF 2.1.0)")
         ->check(CLI::IsMember({"text", "json", "sarif"}));
@@ -137,6 +141,8 @@ Expected<std::unique_ptr<host::Pipeline>> Cli::loadPipeline() const {
     manifests.insert(manifests.end(), pluginManifests_.begin(), pluginManifests_.end());
     auto pipeline = host::loadPipelineIsolated(manifests, isolation.timeoutSeconds);
     if (!pipeline) return pipeline;
+    if (!passList_.empty())
+        if (Status err = host::restrictToPassList(**pipeline, passList_)) return *err;
     for (const std::string& setting : passOptions_)
         if (Status err = host::setPassOption(**pipeline, setting, host::OptionOrigin::Kind::CommandLine)) return *err;
     return pipeline;

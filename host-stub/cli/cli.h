@@ -68,6 +68,7 @@ public:
 private:
     std::vector<std::string> pluginManifests_;
     std::vector<std::string> passOptions_;
+    std::string passList_;  ///< --passes
     bool noDefaultPlugins_ = false;
     std::string diagnosticsFormat_ = "text";
     std::string format_;

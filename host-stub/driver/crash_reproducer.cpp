@@ -91,6 +91,7 @@ std::optional<std::string> writeCrashReproducer(const Pipeline& pipeline, const 
         if (!saved) return std::nullopt;
         command += " --plugin \"$here\"/" + shellQuoted((sub / saved->filename()).string());
     }
+    if (!pipeline.passList.empty()) command += " --passes " + shellQuoted(pipeline.passList);
     for (const Stage& stage : pipeline.stages)
         for (const PassOption& option : stage.options)
             if (option.origin.kind == OptionOrigin::Kind::CommandLine || option.origin.kind == OptionOrigin::Kind::Api)

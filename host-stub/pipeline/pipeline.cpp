@@ -243,14 +243,16 @@ Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins) {
                              "stage " + stageName(s) + " requires IR property " + r + ", but " + why,
                              "place the pass after a stage that produces " + r);
         }
-        for (const std::string& p : s.invalidated) {
-            available.erase(p);
-            invalidatedBy[p] = stageName(s);
-        }
-        for (const std::string& p : s.produced) available.insert(p);
+        for (const std::string& p : s.invalidated) invalidatedBy[p] = stageName(s);
+        applyProperties(available, s);
         s.ssaForm = available.count("SSAForm") > 0;
     }
     return pipeline;
+}
+
+void applyProperties(std::set<std::string>& available, const Stage& stage) {
+    for (const std::string& p : stage.invalidated) available.erase(p);
+    for (const std::string& p : stage.produced) available.insert(p);
 }
 
 Status setPassOption(Pipeline& pipeline, std::string_view setting, OptionOrigin::Kind from) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct Stage {
 struct Pipeline {
     std::vector<Plugin> plugins;  ///< owned; stages point into it
     std::vector<Stage> stages;
+    std::string passList;  ///< the --passes text the stages were made from (pipeline/pass_list.h), or ""
     /// The verifier of `property` among the plugins, or nullptr.
     const pto_verifier_desc* verifier(const std::string& property) const;
     /// The plugin that verifies `property`, or nullptr.
@@ -57,6 +59,10 @@ std::string describePipeline(const Pipeline& pipeline);
 
 /// Places every plugin pass into the default pipeline and checks the result. `plugins` is consumed.
 Expected<std::unique_ptr<Pipeline>> buildPipeline(std::vector<Plugin> plugins);
+
+/// What holds after `stage` runs, given what held before it in `available`: its invalidated properties
+/// leave, its produced ones come.
+void applyProperties(std::set<std::string>& available, const Stage& stage);
 
 /// Applies one setting, "PASS.KEY=VALUE", to the pass's stage: `from` says who gave it (`--pass-option`,
 /// or the C++ API's PassManager), and the error names it, the setting and what it should be.
