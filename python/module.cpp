@@ -85,9 +85,12 @@ PYBIND11_MODULE(_ptoplug, m) {
             "run",
             [](const ptoplug::PassManager& pm, ptoplug::Program& program) { program = pm.run(std::move(program)); },
             py::arg("program"))
+        .def_static("parse", &ptoplug::PassManager::parse, py::arg("pass_list"), py::arg("manifests"),
+                    py::arg("default_plugins"))
         .def("describe", &ptoplug::PassManager::describe);
 
     m.def("manifests_in", &ptoplug::manifestsIn, py::arg("plugin_dir"));
+    m.def("load_pass", &ptoplug::load_pass, py::arg("manifest"), py::arg("pass_name"), py::arg("options"));
     m.def("materialize_dist_tensor_ctx",
           py::overload_cast<const std::string&>(&ptoplug::passes::MaterializeDistTensorCtx), py::arg("plugin_dir"));
 }

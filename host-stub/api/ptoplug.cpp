@@ -12,6 +12,7 @@
 #include "ir/program_rules.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
+#include "pipeline/pass_list.h"
 #include "pipeline/pipeline.h"
 
 namespace ptoplug {
@@ -139,6 +140,32 @@ std::string defaultPluginDir() {
 
 std::vector<std::string> manifestsIn(const std::string& pluginDir) { return host::manifestsInFolder(pluginDir); }
 
+Pass load_pass(const std::string& manifest, const std::string& pass,
+               const std::vector<std::pair<std::string, std::string>>& options) {
+    auto plugin = host::loadFromManifest(manifest);
+    if (!plugin) raise(plugin.error());
+    auto impl = std::make_shared<Pass::Impl>();
+    impl->name = pass;
+    impl->pipeline = std::make_unique<host::Pipeline>();
+    impl->pipeline->plugins.push_back(std::move(*plugin));
+    const host::Plugin& loaded = impl->pipeline->plugins.back();
+    auto declared = std::find_if(loaded.manifest.passes.begin(), loaded.manifest.passes.end(),
+                                 [&](const host::ManifestPass& p) { return p.name == pass; });
+    if (declared == loaded.manifest.passes.end()) {
+        std::string known;
+        for (const host::ManifestPass& p : loaded.manifest.passes) known += (known.empty() ? "" : ", ") + p.name;
+        throw FileError(manifest + ": plugin " + loaded.manifest.name + " has no pass named " + pass +
+                        " (it has: " + known + ")");
+    }
+    impl->pipeline->stages.push_back(host::Stage{pass, 1, declared->required, declared->produced, declared->invalidated,
+                                                 &loaded, loaded.loaded->pass(pass), declared->optionValues});
+    for (const auto& [key, value] : options)
+        if (Status err =
+                host::setPassOption(*impl->pipeline, pass + "." + key + "=" + value, host::OptionOrigin::Kind::Api))
+            raise(*err);
+    return Pass(std::move(impl));
+}
+
 namespace passes {
 
 Pass MaterializeDistTensorCtx() { return MaterializeDistTensorCtx(defaultPluginDir()); }
@@ -147,22 +174,9 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
     const std::string name = "MaterializeDistTensorCtx";
     for (const std::string& path : manifestsIn(pluginDir)) {
         auto manifest = host::readManifest(path);
-        if (!manifest || std::none_of(manifest->passes.begin(), manifest->passes.end(),
-                                      [&](const host::ManifestPass& p) { return p.name == name; }))
-            continue;
-        auto plugin = host::loadFromManifest(path);
-        if (!plugin) raise(plugin.error());
-        auto impl = std::make_shared<Pass::Impl>();
-        impl->name = name;
-        impl->pipeline = std::make_unique<host::Pipeline>();
-        impl->pipeline->plugins.push_back(std::move(*plugin));
-        const host::Plugin& loaded = impl->pipeline->plugins.back();
-        const host::ManifestPass& declared = *std::find_if(loaded.manifest.passes.begin(), loaded.manifest.passes.end(),
-                                                           [&](const host::ManifestPass& p) { return p.name == name; });
-        impl->pipeline->stages.push_back(host::Stage{name, 1, declared.required, declared.produced,
-                                                     declared.invalidated, &loaded, loaded.loaded->pass(name),
-                                                     declared.optionValues});
-        return Pass(std::move(impl));
+        if (manifest && std::any_of(manifest->passes.begin(), manifest->passes.end(),
+                                    [&](const host::ManifestPass& p) { return p.name == name; }))
+            return load_pass(path, name);
     }
     throw FileError("no plugin in " + pluginDir + " provides pass " + name +
                     " (set PTOPLUG_PLUGIN_DIR, or pass the folder of its manifest)");
@@ -172,8 +186,11 @@ Pass MaterializeDistTensorCtx(const std::string& pluginDir) {
 
 // --- PassManager ---------------------------------------------------------------------------------
 
-PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins,
-                         const std::vector<std::string>& passOptions) {
+namespace {
+
+// The installed plugins (if `defaultPlugins`) and `manifests`, loaded in this process, in pypto's default
+// pipeline.
+std::unique_ptr<host::Pipeline> pipelineOf(const std::vector<std::string>& manifests, bool defaultPlugins) {
     std::vector<std::string> all = defaultPlugins ? manifestsIn(defaultPluginDir()) : std::vector<std::string>{};
     all.insert(all.end(), manifests.begin(), manifests.end());
     std::vector<host::Plugin> plugins;
@@ -184,11 +201,26 @@ PassManager::PassManager(const std::vector<std::string>& manifests, bool default
     }
     auto pipeline = host::buildPipeline(std::move(plugins));
     if (!pipeline) raise(pipeline.error());
-    for (const std::string& setting : passOptions)
-        if (Status err = host::setPassOption(**pipeline, setting, host::OptionOrigin::Kind::Api)) raise(*err);
+    return std::move(*pipeline);
+}
+
+}  // namespace
+
+PassManager::PassManager(const std::vector<std::string>& manifests, bool defaultPlugins,
+                         const std::vector<std::string>& passOptions) {
     auto impl = std::make_shared<Impl>();
-    impl->pipeline = std::move(*pipeline);
+    impl->pipeline = pipelineOf(manifests, defaultPlugins);
+    for (const std::string& setting : passOptions)
+        if (Status err = host::setPassOption(*impl->pipeline, setting, host::OptionOrigin::Kind::Api)) raise(*err);
     impl_ = std::move(impl);
+}
+
+PassManager PassManager::parse(const std::string& passList, const std::vector<std::string>& manifests,
+                               bool defaultPlugins) {
+    auto impl = std::make_shared<Impl>();
+    impl->pipeline = pipelineOf(manifests, defaultPlugins);
+    if (Status err = host::restrictToPassList(*impl->pipeline, passList)) raise(*err);
+    return PassManager(std::move(impl));
 }
 
 Program PassManager::run(Program program) const {

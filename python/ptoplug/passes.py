@@ -5,16 +5,20 @@ alone, verifying no property (pypto verifies in its PassPipeline and PassManager
 pass interface (get_name(), get_required_properties(), ...), and as_pypto_pass() gives a real pypto
 Pass, with the pass's properties, for pypto's PassPipeline. A program is bytes (MessagePack or JSON, the
 same format comes back) or, when pypto is importable, a pypto Program (a pypto Program comes back).
-PassManager runs pypto's default pipeline with the plugin passes in place and verifies as pto-host does.
+PassManager runs pypto's default pipeline with the plugin passes in place (or exactly a pass list, as
+pto-host --passes) and verifies as pto-host does. load_plugin(manifest).passes.<PassName>(**options) makes
+any plugin's pass.
 """
 import importlib
+import json
 import os
+import types
 import warnings
 
 from ptoplug import _ptoplug
 from ptoplug.errors import InternalError
 
-__all__ = ["Pass", "PassManager", "PassWarning", "materialize_dist_tensor_ctx", "plugin_dir"]
+__all__ = ["Pass", "PassManager", "PassWarning", "Plugin", "load_plugin", "materialize_dist_tensor_ctx", "plugin_dir"]
 
 
 class PassWarning(UserWarning):
@@ -163,11 +167,17 @@ class Pass:
 class PassManager:
     """pypto's default pipeline with the passes of the installed plugins (and `manifests`) in place, run
     as pto-host runs it: each pass, then the structural check and the verifiers of what it produces.
-    `pass_options` are "PASS.KEY=VALUE" settings (pto-host's --pass-option)."""
+    `pass_options` are "PASS.KEY=VALUE" settings (pto-host's --pass-option). With `passes`, a pass list as
+    pto-host --passes takes it ("A,B{key=value}"), exactly those passes run, in that order."""
 
-    def __init__(self, manifests=(), default_plugins=True, pass_options=()):
+    def __init__(self, manifests=(), default_plugins=True, pass_options=(), passes=None):
         defaults = _ptoplug.manifests_in(plugin_dir()) if default_plugins else []
-        self._native = _ptoplug.PassManager(defaults + list(manifests), False, list(pass_options))
+        if passes is None:
+            self._native = _ptoplug.PassManager(defaults + list(manifests), False, list(pass_options))
+        else:
+            if pass_options:
+                raise ValueError("give a pass list's options in its braces: PassName{key=value}")
+            self._native = _ptoplug.PassManager.parse(passes, defaults + list(manifests), False)
 
     def __call__(self, program):
         return _apply(program, self._native.run)[0]
@@ -177,6 +187,39 @@ class PassManager:
     def describe(self):
         """The resolved pipeline, one stage a line (as `pto-host pipeline` prints it)."""
         return self._native.describe()
+
+
+def _option_text(value):
+    """An option's value as --pass-option writes it (bool as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class Plugin:
+    """A plugin, from its manifest: `passes.<PassName>(**options)` makes each of its passes, a Pass like
+    materialize_dist_tensor_ctx(), with keyword options (checked against what the pass declares)."""
+
+    def __init__(self, manifest):
+        self.manifest = manifest
+        with open(manifest, encoding="utf-8") as f:
+            names = [p["name"] for p in json.load(f)["passes"]]
+
+        def factory(name):
+            def make(**options):
+                pairs = [(key, _option_text(value)) for key, value in options.items()]
+                return Pass(_ptoplug.load_pass(manifest, name, pairs))
+
+            make.__name__ = name
+            make.__doc__ = "Pass %s of the plugin of %s, with these options." % (name, manifest)
+            return make
+
+        self.passes = types.SimpleNamespace(**{name: factory(name) for name in names})
+
+
+def load_plugin(manifest):
+    """The plugin declared by `manifest`: load_plugin(m).passes.RenameFunctions(pattern="chip_(.*)")."""
+    return Plugin(manifest)
 
 
 def materialize_dist_tensor_ctx():

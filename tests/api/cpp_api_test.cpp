@@ -126,4 +126,45 @@ TEST(CppApi, PassManagerSetsPassOptions) {
     }
 }
 
+// Any plugin's pass, as a Pass like MaterializeDistTensorCtx(), with its options.
+TEST(CppApi, LoadPassGivesAnyPluginsPassWithItsOptions) {
+    const std::string rename = PTOPLUG_EXAMPLE_PLUGIN_DIR "/rename_functions.json";
+    const ptoplug::Pass pass =
+        ptoplug::load_pass(rename, "RenameFunctions", {{"pattern", "chip_(.*)"}, {"replacement", "device_$1"}});
+    EXPECT_EQ(pass.name(), "RenameFunctions");
+    const std::string input = ptoplug::test::dataDir() + "/examples/input.json";
+    // The default pipeline first (the pass's place is after MaterializeDistTensorCtx), then the pass alone.
+    ptoplug::Program program = pass(ptoplug::PassManager().run(ptoplug::Program::read(input)));
+    EXPECT_TRUE(program.to_bytes(ptoplug::Format::Json) ==
+                ptoplug::test::readBytes(ptoplug::test::dataDir() + "/examples/expected_rename_functions.json"));
+    try {
+        ptoplug::load_pass(rename, "Rename");
+        ADD_FAILURE() << "a pass the plugin lacks was given";
+    } catch (const ptoplug::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("has no pass named Rename (it has: RenameFunctions)"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(ptoplug::load_pass(rename, "RenameFunctions", {{"colour", "red"}}), ptoplug::FileError);
+}
+
+// A textual pipeline, as pto-host --passes takes it.
+TEST(CppApi, PassManagerParsesAPassList) {
+    const std::string rename = PTOPLUG_EXAMPLE_PLUGIN_DIR "/rename_functions.json";
+    const ptoplug::PassManager manager = ptoplug::PassManager::parse(
+        "MaterializeDistTensorCtx,RenameFunctions{pattern=chip_(.*) replacement=device_$1}", {rename});
+    EXPECT_EQ(manager.describe().find("Simplify"), std::string::npos) << manager.describe();
+    const std::string input = ptoplug::test::dataDir() + "/examples/input.json";
+    ptoplug::Program program = manager.run(ptoplug::Program::read(input));
+    EXPECT_TRUE(program.to_bytes(ptoplug::Format::Json) ==
+                ptoplug::test::readBytes(ptoplug::test::dataDir() + "/examples/expected_rename_functions.json"));
+    try {
+        ptoplug::PassManager::parse("MaterializeDistTensorCtx;RenameFunctions", {rename});
+        ADD_FAILURE() << "a malformed list was accepted";
+    } catch (const ptoplug::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("--passes:1:25: error: expected ',' between passes, found ';'"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 }  // namespace

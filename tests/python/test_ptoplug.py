@@ -6,6 +6,7 @@ import sys
 import tempfile
 import unittest
 
+import ptoplug
 from ptoplug import FileError, InternalError, NodeRefusedError, PassError, passes
 import pypto
 from pypto.pypto_core import passes as pypto_passes
@@ -124,3 +125,35 @@ class PyptoProgramsIn(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+EXAMPLES = os.path.join(os.environ["PTOPLUG_TEST_DATA"], "examples")
+RENAME = os.path.join(os.environ["PTOPLUG_EXAMPLE_PLUGIN_DIR"], "rename_functions.json")
+
+
+class AnyPluginsPass(unittest.TestCase):
+    def test_load_plugin_gives_each_pass_as_a_factory_with_keyword_options(self):
+        plugin = ptoplug.load_plugin(RENAME)
+        rename = plugin.passes.RenameFunctions(pattern="chip_(.*)", replacement="device_$1")
+        self.assertEqual(rename.get_name(), "RenameFunctions")
+        with open(os.path.join(EXAMPLES, "input.json"), "rb") as f:
+            program = ptoplug.PassManager()(f.read())
+        with open(os.path.join(EXAMPLES, "expected_rename_functions.json"), "rb") as f:
+            self.assertEqual(rename(program), f.read())
+        with self.assertRaises(FileError) as raised:
+            plugin.passes.RenameFunctions(colour="red")
+        self.assertIn("has no option 'colour'", str(raised.exception))
+        with self.assertRaises(AttributeError):
+            plugin.passes.Rename
+
+    def test_a_pass_manager_runs_exactly_a_pass_list(self):
+        manager = ptoplug.PassManager(
+            [RENAME], passes="MaterializeDistTensorCtx,RenameFunctions{pattern=chip_(.*) replacement=device_$1}")
+        self.assertNotIn("Simplify", manager.describe())
+        with open(os.path.join(EXAMPLES, "input.json"), "rb") as f:
+            out = manager(f.read())
+        with open(os.path.join(EXAMPLES, "expected_rename_functions.json"), "rb") as f:
+            self.assertEqual(out, f.read())
+        with self.assertRaises(FileError) as raised:
+            ptoplug.PassManager([RENAME], passes="MaterializeDistTensorCtx;")
+        self.assertIn("--passes:1:25: error: expected ',' between passes, found ';'", str(raised.exception))

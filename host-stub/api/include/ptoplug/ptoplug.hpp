@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__)
@@ -119,6 +120,13 @@ PTOPLUG_API std::string defaultPluginDir();
 /// The plugin manifests in `pluginDir`, as pto-host finds them in its plugin folder.
 PTOPLUG_API std::vector<std::string> manifestsIn(const std::string& pluginDir);
 
+/// Pass `pass` of the plugin declared by `manifest`, with `options` (name, value as --pass-option writes
+/// it) over the declared defaults and the manifest's values: a Pass like passes::MaterializeDistTensorCtx().
+/// Throws FileError for a plugin that cannot be loaded, a pass it lacks (the ones it has listed), or an
+/// unknown or ill-typed option.
+PTOPLUG_API Pass load_pass(const std::string& manifest, const std::string& pass,
+                           const std::vector<std::pair<std::string, std::string>>& options = {});
+
 namespace passes {
 /// pypto's pass::MaterializeDistTensorCtx(), from the installed plugin.
 PTOPLUG_API Pass MaterializeDistTensorCtx();
@@ -135,6 +143,11 @@ public:
     /// ill-typed one throws FileError.
     explicit PassManager(const std::vector<std::string>& manifests = {}, bool defaultPlugins = true,
                          const std::vector<std::string>& passOptions = {});
+    /// Exactly the plugin passes of `passList`, as pto-host --passes takes it ("A,B{key=value}"), from the
+    /// installed plugins (unless `defaultPlugins` is false) and `manifests`. A mistake throws FileError naming
+    /// its column.
+    static PassManager parse(const std::string& passList, const std::vector<std::string>& manifests = {},
+                             bool defaultPlugins = true);
     Program run(Program program) const;
     /// The resolved pipeline, one stage a line (as `pto-host pipeline` prints it).
     std::string describe() const;
@@ -142,6 +155,7 @@ public:
     struct Impl;
 
 private:
+    explicit PassManager(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
     std::shared_ptr<const Impl> impl_;
 };
 
