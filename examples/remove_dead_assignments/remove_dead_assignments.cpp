@@ -1,8 +1,8 @@
 // RemoveDeadAssignments: removes `x = value` when x is never used in its function and evaluating value
 // has no effect: value is built only of variables, constants, arithmetic and tuples (no Call or Submit,
 // no node type this ABI version does not name). Removing one can make another dead, so it repeats until
-// nothing changes; uses are counted everywhere a variable can occur (types and attrs included).
-#include <unordered_map>
+// nothing changes; the host's var_uses (ABI 1.2) counts uses everywhere a variable can occur (types,
+// attrs and kwargs included).
 #include <vector>
 
 #include <ptoplug/sdk.hpp>
@@ -19,20 +19,13 @@ struct Assignment {
     pto_walk_position at;
 };
 
-// Every assignment of a function, and how often each variable is used (a binding is not a use).
-struct Scan : Visitor {
-    explicit Scan(const Host& h) : Visitor(h, PTO_WALK_INTO_TYPES | PTO_WALK_INTO_KWARGS) {}
-    std::unordered_map<pto_node, size_t, NodeHash, NodeEq> uses;
-    std::vector<Assignment> assignments;
+// Every assignment of a function.
+struct Assignments : Visitor {
+    using Visitor::Visitor;
+    std::vector<Assignment> found;
 
     Next visitAssign(Stmt s) override {
-        assignments.push_back({s.child(PTO_FIELD_VAR).as<Var>(), s.child(PTO_FIELD_VALUE).as<Expr>(), position()});
-        return Next::Descend;
-    }
-    Next visitVar(Var v) override {
-        const pto_walk_position& at = position();
-        const bool binding = at.field == PTO_FIELD_VAR && Node(host(), at.parent).kind() == PTO_NODE_ASSIGN_STMT;
-        if (!binding) ++uses[v.handle()];
+        found.push_back({s.child(PTO_FIELD_VAR).as<Var>(), s.child(PTO_FIELD_VALUE).as<Expr>(), position()});
         return Next::Descend;
     }
 };
@@ -72,11 +65,11 @@ bool pure(const Host& h, Expr value) {
 void removeDeadAssignments(const Host& h) {
     for (const Function& fn : functions(h)) {
         for (bool removed = true; removed;) {
-            Scan scan(h);
+            Assignments scan(h);
             scan.visit(fn);
             removed = false;
-            for (const Assignment& a : scan.assignments) {
-                if (scan.uses.count(a.var.handle()) || !pure(h, a.value)) continue;
+            for (const Assignment& a : scan.found) {
+                if (!a.var.uses(fn).empty() || !pure(h, a.value)) continue;
                 Host::check("remove_stmt", h.api()->remove_stmt(h.ctx(), a.at.parent, a.at.field, a.at.index));
                 removed = true;
             }
@@ -85,7 +78,7 @@ void removeDeadAssignments(const Host& h) {
     }
 }
 
-constexpr Plugin kPlugin({.name = "remove-dead-assignments", .version = "1.0.0"},  // 1.1: remove_stmt
+constexpr Plugin kPlugin({.name = "remove-dead-assignments", .version = "1.1.0", .abiMinorMin = 2},  // 1.2: var_uses
                          {{.name = kPass,
                            .description = "Removes assignments to unused variables whose value has no effect",
                            .run = guardedRun<kPass, removeDeadAssignments>}});

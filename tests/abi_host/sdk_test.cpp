@@ -1,8 +1,11 @@
 // The C++ SDK's traversals (<ptoplug/sdk.hpp>) over the stub host's table: the Visitor's hooks, order
-// and exceptions, and the Mutator's copy-on-write rebuild.
+// and exceptions, the Mutator's copy-on-write rebuild, and the typed handles of the 1.2 functions (a
+// variable's uses and definition, appending to a statement list).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -186,6 +189,117 @@ TEST_F(Sdk, AMutatorRebuildsOnlyThePathToAChange) {
     ASSERT_NE(expected.find(product), std::string::npos) << original;
     expected.replace(expected.find(product), product.size(), "alloc_window_buffer(4 * 256");
     EXPECT_EQ(printed(), expected);
+}
+
+// Var::uses and Var::definition (var_uses, var_definition): a local, a param, one never used.
+TEST_F(Sdk, AVariableKnowsItsUsesAndItsDefinition) {
+    EXPECT_EQ(run([](const Host& h) {
+                  const Function host = Node(h, h.findFunction("host_orch")).as<Function>();
+                  struct Locals : Visitor {
+                      using Visitor::Visitor;
+                      std::vector<Var> bound;
+                      Next visitAssign(Stmt s) override {
+                          bound.push_back(s.child(PTO_FIELD_VAR).as<Var>());
+                          return Next::Descend;
+                      }
+                  } locals(h);
+                  locals.visit(host);
+                  ASSERT_EQ(locals.bound.size(), 4u);
+                  const Var dataBuf = locals.bound[0];
+                  ASSERT_EQ(dataBuf.name(), "data_buf");
+                  // The binding is no use; the window call's argument is, and so is each WindowBuffer's base
+                  // (the comm domain's slot, the types of the window call and of `data`).
+                  const std::vector<pto_walk_position> uses = dataBuf.uses(host);
+                  std::vector<std::string> where;
+                  for (const pto_walk_position& u : uses)
+                      where.push_back(std::string(Node(h, u.parent).typeName()) + "." + std::to_string(u.field) + "[" +
+                                      std::to_string(u.index) + "]");
+                  const std::string base = "WindowBuffer." + std::to_string(PTO_FIELD_BASE) + "[0]";
+                  EXPECT_EQ(where, (std::vector<std::string>{base, "Call." + std::to_string(PTO_FIELD_ARGS) + "[0]",
+                                                             base, base}));
+                  const std::optional<pto_walk_position> bound = dataBuf.definition(host);
+                  ASSERT_TRUE(bound.has_value());
+                  EXPECT_EQ(Node(h, bound->parent).kind(), PTO_NODE_ASSIGN_STMT);
+                  EXPECT_EQ(bound->field, PTO_FIELD_VAR);
+
+                  const Function chip = Node(h, h.findFunction("chip_orch")).as<Function>();
+                  const std::vector<Var> params = chip.params();
+                  EXPECT_EQ(params[0].uses(chip).size(), 1u);  // returned
+                  EXPECT_TRUE(params[1].uses(chip).empty());
+                  ASSERT_TRUE(params[1].definition(chip).has_value());
+                  EXPECT_TRUE(pto_node_equal(params[1].definition(chip)->parent, chip.handle()));
+                  EXPECT_EQ(params[1].definition(chip)->field, PTO_FIELD_PARAMS);
+                  EXPECT_EQ(params[1].definition(chip)->index, 1u);
+                  EXPECT_FALSE(dataBuf.definition(chip).has_value());  // bound in another function
+                  EXPECT_TRUE(dataBuf.uses(chip).empty());
+              }),
+              PTO_OK);
+    EXPECT_EQ(printed(), original);
+}
+
+// SeqStmts::append puts statements at the end of a list, also an empty one, after the pass returns.
+TEST_F(Sdk, AStatementListTakesStatementsAtItsEnd) {
+    EXPECT_EQ(run([](const Host& h) {
+                  const Function host = Node(h, h.findFunction("host_orch")).as<Function>();
+                  const Node loop = firstLoop(h, host);
+                  const Stmt call = loop.child(PTO_FIELD_BODY).as<Stmt>();
+                  const Var r = loop.child(PTO_FIELD_LOOP_VAR).as<Var>();
+                  // The loop's body becomes an empty list, then the call and `r_copy = r`.
+                  pto_value none{};
+                  Host::check("value_make_array", h.api()->value_make_array(h.ctx(), nullptr, 0, &none));
+                  const pto_field_value stmts{ps("stmts"), none};
+                  pto_node list{};
+                  Host::check("create_node", h.api()->create_node(h.ctx(), ps("SeqStmts"), &stmts, 1, &list));
+                  h.replaceChild(loop.handle(), PTO_FIELD_BODY, 0, list);
+                  const SeqStmts body = Node(h, list).as<SeqStmts>();
+                  const Var copy(h, h.createVar("r_copy", r.type(), r.handle()));
+                  const Stmt assign(h, h.createAssign(copy.handle(), r.handle(), r.handle()));
+                  body.append(std::vector<Stmt>{call, assign});
+                  EXPECT_TRUE(body.stmts().empty());  // deferred
+                  Host::check("flush_inserts", h.api()->flush_inserts(h.ctx()));
+                  ASSERT_EQ(body.stmts().size(), 2u);
+                  EXPECT_TRUE(body.stmts()[0] == call);
+                  EXPECT_TRUE(body.stmts()[1] == assign);
+              }),
+              PTO_OK);
+    const std::string loop = "        for r in pl.range(pld.system.world_size()):\n";
+    EXPECT_NE(printed().find(loop + "            self.chip_orch("), std::string::npos) << printed();
+    EXPECT_NE(printed().find("})\n            r_copy: "), std::string::npos) << printed();
+    // A list is a SeqStmts: anything else is the pass's internal error, nothing changed.
+    const std::string now = printed();
+    EXPECT_EQ(run([](const Host& h) {
+                  const Function host = Node(h, h.findFunction("host_orch")).as<Function>();
+                  host.as<SeqStmts>();
+              }),
+              PTO_ERR_INTERNAL);
+    EXPECT_EQ(run([](const Host& h) {
+                  const Function host = Node(h, h.findFunction("host_orch")).as<Function>();
+                  h.appendStmts(firstLoop(h, host).handle(), {});
+              }),
+              PTO_ERR_INTERNAL);
+    EXPECT_EQ(printed(), now);
+}
+
+// On a host of ABI 1.1 the 1.2 calls are refused with PTO_ERR_UNSUPPORTED, before any call is made.
+TEST_F(Sdk, TheOnePointTwoCallsAreUnsupportedOnAnOlderHost) {
+    EXPECT_EQ(run([](const Host& h) {
+                  pto_host_api older = *h.api();
+                  older.struct_size = offsetof(pto_host_api, append_stmts);
+                  const Host old(&older, h.ctx());
+                  const pto_node f = h.findFunction("chip_orch");
+                  const pto_node param = h.child(f, PTO_FIELD_PARAMS, 0);
+                  for (const auto& call : std::vector<std::function<void()>>{
+                           [&] { old.varUses(f, param); }, [&] { old.varDefinition(f, param); },
+                           [&] { old.appendStmts(h.child(f, PTO_FIELD_BODY), {}); }}) {
+                      try {
+                          call();
+                          ADD_FAILURE() << "no exception";
+                      } catch (const HostCallFailed& e) {
+                          EXPECT_EQ(e.status, PTO_ERR_UNSUPPORTED) << e.function;
+                      }
+                  }
+              }),
+              PTO_OK);
 }
 
 }  // namespace

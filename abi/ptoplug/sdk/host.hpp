@@ -1,11 +1,13 @@
 // Host: C++ convenience over the ptoplug host table (ABI 1.1: plugins using it declare minor 1 as their
-// minimum), and runGuarded, which turns whatever a pass body does into a status (part of <ptoplug/sdk.hpp>).
-// A failed host call throws HostCallFailed, which runGuarded turns into PTO_ERR_INTERNAL: exceptions stay
-// inside the plugin.
+// minimum; the 1.2 functions throw HostCallFailed with PTO_ERR_UNSUPPORTED on an older host), and
+// runGuarded, which turns whatever a pass body does into a status (part of <ptoplug/sdk.hpp>). A failed
+// host call throws HostCallFailed, which runGuarded turns into PTO_ERR_INTERNAL: exceptions stay inside
+// the plugin.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -211,8 +213,33 @@ public:
     void replaceChild(pto_node parent, uint32_t field, size_t index, pto_node replacement) const {
         check("replace_child", api_->replace_child(ctx_, parent, field, index, replacement));
     }
+    /// [1.2] Appends `stmts` at the end of SeqStmts `seq`, also an empty one (deferred as insertBefore).
+    void appendStmts(pto_node seq, std::span<const pto_node> stmts) const {
+        require12("append_stmts");
+        check("append_stmts", api_->append_stmts(ctx_, seq, stmts.data(), stmts.size()));
+    }
     /// A copy of `n` sharing its children, to change one occurrence of a shared node (copy-on-write).
     pto_node clone(pto_node n) const { return out<pto_node>("clone_node", api_->clone_node, n); }
+
+    // --- uses and definitions [1.2] ---
+    /// Where `var` is used at and below `root` (binding places left out), in walk order.
+    std::vector<pto_walk_position> varUses(pto_node root, pto_node var) const {
+        require12("var_uses");
+        size_t count = 0;
+        check("var_uses", api_->var_uses(ctx_, root, var, nullptr, 0, &count));
+        std::vector<pto_walk_position> uses(count);
+        check("var_uses", api_->var_uses(ctx_, root, var, uses.data(), uses.size(), &count));
+        return uses;
+    }
+    /// Where `var` is bound at or below `root`, or nothing if it is bound nowhere there.
+    std::optional<pto_walk_position> varDefinition(pto_node root, pto_node var) const {
+        require12("var_definition");
+        pto_walk_position at{};
+        pto_status s = api_->var_definition(ctx_, root, var, &at);
+        if (s == PTO_ERR_NOT_FOUND) return std::nullopt;
+        check("var_definition", s);
+        return at;
+    }
 
     // --- pass options (declared in the pass's descriptor) ---
     pto_value option(std::string_view name) const {
@@ -246,6 +273,10 @@ public:
     }
 
 private:
+    // The three 1.2 functions end the table: a host of an older minor has none of them.
+    void require12(const char* function) const {
+        if (!PTO_HOST_HAS(api_, var_definition)) throw HostCallFailed{function, PTO_ERR_UNSUPPORTED};
+    }
     template <class T, class Fn>
     T out(const char* what, Fn fn) const {
         T v{};

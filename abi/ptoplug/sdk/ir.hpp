@@ -5,6 +5,8 @@
 // nothing is cached, so a handle stays right after a rewrite.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -75,6 +77,13 @@ public:
         return k == PTO_NODE_VAR || k == PTO_NODE_ITER_ARG || k == PTO_NODE_MEM_REF;
     }
     std::string_view name() const { return host_->name(node_); }
+    /// [1.2] Where this variable is used at and below `root` (usually its Function), binding places left
+    /// out, uses in types, attrs and kwargs counted: pypto's use-def chains over the host's walk.
+    std::vector<pto_walk_position> uses(const Node& root) const { return host_->varUses(root.handle(), node_); }
+    /// [1.2] Where it is bound at or below `root` (a param, an assignment, a loop), or nothing.
+    std::optional<pto_walk_position> definition(const Node& root) const {
+        return host_->varDefinition(root.handle(), node_);
+    }
 };
 
 /// Call or Submit.
@@ -93,6 +102,22 @@ public:
     static constexpr const char* kWhat = "a statement";
     using Node::Node;
     static bool classof(pto_node_kind k) { return pto_node_kind_is_stmt(k); }
+};
+
+/// A statement list (pypto's SeqStmts).
+class SeqStmts : public Stmt {
+public:
+    static constexpr const char* kWhat = "a statement list";
+    using Stmt::Stmt;
+    static bool classof(pto_node_kind k) { return k == PTO_NODE_SEQ_STMTS; }
+    std::vector<Stmt> stmts() const { return list<Stmt>(PTO_FIELD_STMTS); }
+    /// [1.2] Appends `stmts` at the end, also to an empty list; deferred like every statement insertion
+    /// (applied when the pass returns or at flush_inserts).
+    void append(std::span<const Stmt> stmts) const {
+        std::vector<pto_node> handles;
+        for (const Stmt& s : stmts) handles.push_back(s.handle());
+        host_->appendStmts(node_, handles);
+    }
 };
 
 class Function : public Node {
