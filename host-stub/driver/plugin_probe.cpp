@@ -8,7 +8,7 @@
 namespace ptoplug::host {
 namespace {
 
-constexpr char kLoaded[] = "loaded";
+constexpr char kLoaded[] = "loaded\n";  // then each plugin's negotiated minor and descriptor, as JSON
 constexpr char kFailed[] = "failed\n";  // then the error, as JSON
 
 std::string errorAsJson(const Error& e) {
@@ -32,6 +32,32 @@ std::optional<Error> errorFromJson(const std::string& text) {
     } catch (const nlohmann::json::exception&) {
         return std::nullopt;
     }
+}
+
+// What the child that loaded the plugins tells pto-host of each: its negotiated minor, its descriptor's data.
+struct Description {
+    uint32_t minor = 0;
+    std::string descriptor;  ///< DescriptorCopy::serialize
+};
+
+std::string descriptionsAsJson(const Pipeline& pipeline) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const Plugin& p : pipeline.plugins)
+        all.push_back(
+            {{"minor", p.loaded->abiMinor()}, {"descriptor", DescriptorCopy::serialize(p.loaded->descriptor())}});
+    return all.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Nothing unless the text holds `count` descriptions.
+std::optional<std::vector<Description>> descriptionsFromJson(const std::string& text, size_t count) {
+    try {
+        std::vector<Description> out;
+        for (const nlohmann::json& j : nlohmann::json::parse(text))
+            out.push_back({j.at("minor").get<uint32_t>(), j.at("descriptor").get<std::string>()});
+        if (out.size() == count) return out;
+    } catch (const nlohmann::json::exception&) {
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -60,7 +86,8 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
             // must not pass for a successful load. A failed load's error comes with it, so that pto-host
             // need not run the plugin's code again to say it.
             auto pipeline = load(&board[0]);
-            std::string verdict = pipeline ? kLoaded : kFailed + errorAsJson(pipeline.error());
+            std::string verdict =
+                pipeline ? kLoaded + descriptionsAsJson(**pipeline) : kFailed + errorAsJson(pipeline.error());
             return io::writeAll(out, verdict.data(), verdict.size()) ? 0 : 2;
         },
         timeoutSeconds, options);
@@ -68,7 +95,10 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
     if (probe.end.exitedWith(0) && probe.output.rfind(kFailed, 0) == 0)
         failed = errorFromJson(probe.output.substr(sizeof kFailed - 1));
     if (failed) return *failed;
-    if (!probe.end.exitedWith(0) || probe.output != kLoaded) {
+    std::optional<std::vector<Description>> described;
+    if (probe.end.exitedWith(0) && probe.output.rfind(kLoaded, 0) == 0)
+        described = descriptionsFromJson(probe.output.substr(sizeof kLoaded - 1), manifests.size());
+    if (!described) {
         size_t i = board[0].item.load();
         std::string manifest = i < manifests.size() ? manifests[i] : "<manifest>";
         std::string what = probe.timedOut ? "did not finish loading within " +
@@ -82,8 +112,17 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
                              " while loading (in a library constructor or its entry point)",
                          "fix the plugin, or remove this manifest from the pipeline");
     }
-    // The plugins load in the child: load them here.
-    return load(nullptr);
+    // pto-host builds its pipeline from what the child saw, running no plugin code itself: the workers
+    // load the plugins (loadPluginCode).
+    std::vector<Plugin> plugins;
+    for (size_t i = 0; i < manifests.size(); ++i) {
+        auto copy = DescriptorCopy::parse((*described)[i].descriptor);
+        if (!copy) return copy.error();
+        auto plugin = describedFromManifest(manifests[i], std::move(*copy), (*described)[i].minor);
+        if (!plugin) return plugin.error();
+        plugins.push_back(std::move(*plugin));
+    }
+    return buildPipeline(std::move(plugins));
 }
 
 }  // namespace ptoplug::host

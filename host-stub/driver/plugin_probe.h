@@ -1,4 +1,6 @@
-// Loading plugins without trusting them: first in a child process, then here.
+// Loading plugins without trusting them: pto-host's own process never loads one. A child loads them and
+// builds the pipeline, and sends back what pto-host needs of each plugin (its descriptor's data); the
+// workers load the plugins themselves (loadPluginCode).
 #pragma once
 
 #include <memory>
@@ -10,9 +12,10 @@
 
 namespace ptoplug::host {
 
-/// Loads the plugins of `manifests` and builds the pipeline, first in a child process, so that a
-/// plugin that crashes, exits or hangs in its constructors or entry point is reported as a plugin
-/// problem naming its manifest, never a dead host.
+/// Loads the plugins of `manifests` and builds the pipeline in a child process, so that a plugin that
+/// crashes, exits or hangs in its constructors or entry point is reported as a plugin problem naming its
+/// manifest, never a dead host; then builds the same pipeline here from the child's descriptions of the
+/// plugins, running none of their code: its passes' run functions are NULL until loadPluginCode.
 Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::string>& manifests,
                                                          double timeoutSeconds);
 

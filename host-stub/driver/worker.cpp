@@ -22,14 +22,21 @@ void onOutOfMemory() {
 }
 
 // One file: its run and its answer. 0 once answered; kExitInternal if the channel is gone.
+// `unloaded`: why the plugins could not be loaded in this worker (the file then fails with it, exit 4).
 int runFile(const Pipeline& pipeline, const std::vector<BatchItem>& items, const FileOptions& options,
-            const IsolationOptions& isolation, WorkerProgress& progress, uint32_t index, int out) {
+            const IsolationOptions& isolation, WorkerProgress& progress, uint32_t index, int out,
+            const Status& unloaded) {
     const uint64_t memoryLimitMiB = isolation.memoryLimitMiB;
     const BatchItem& item = items[index];
     std::set_new_handler(onOutOfMemory);
     FileReport report;
     try {
-        report = processFile(pipeline, item.input, item.output, options, &progress);
+        if (unloaded) {
+            report.exitCode = kExitPlugin;
+            report.messages = formatError(*unloaded, options.diagnostics);
+        } else {
+            report = processFile(pipeline, item.input, item.output, options, &progress);
+        }
     } catch (const std::exception& e) {
         const bool oom = progress.outOfMemory.load() != 0;
         std::string what = !oom                 ? "uncaught exception: " + std::string(e.what())
@@ -75,12 +82,19 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
     noteFatalSignalsOfTheWriter(progress);
     watchHostDescriptor(in);
     watchHostDescriptor(out);
+    // This process is a copy of pto-host's, whose pipeline knows the plugins only by their descriptions:
+    // their code is loaded here, in the worker (pto-host itself runs no plugin code). A forked copy, so
+    // that the pipeline may change here.
+    progress.itemStartNs.store(nowNs());  // --timeout bounds loading too
+    progress.enter(Phase::Load);
+    const Status unloaded = loadPluginCode(const_cast<Pipeline&>(pipeline));
+    progress.enter(Phase::Idle);
     uint32_t index = 0;
     while (receiveItem(in, index) && index < items.size()) {
         progress.item.store(index);
         progress.itemStartNs.store(nowNs());
         progress.noteInputSha256("");
-        auto run = [&] { return runFile(pipeline, items, options, isolation, progress, index, out); };
+        auto run = [&] { return runFile(pipeline, items, options, isolation, progress, index, out, unloaded); };
         if (isolation.processPerFile) {
             // One file, one process: forked from this one, which holds the loaded plugins and runs no plugin
             // code itself, so every file starts from the same state. What it started ends with it (it and

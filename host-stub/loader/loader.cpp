@@ -115,6 +115,16 @@ LoadedPlugin::~LoadedPlugin() {
     ::close(fd_);
 }
 
+std::shared_ptr<LoadedPlugin> LoadedPlugin::described(std::unique_ptr<DescriptorCopy> copy, std::string path,
+                                                      uint32_t minor) {
+    std::shared_ptr<LoadedPlugin> plugin(new LoadedPlugin());
+    plugin->path_ = std::move(path);
+    plugin->desc_ = &copy->descriptor();
+    plugin->minor_ = minor;
+    plugin->copy_ = std::move(copy);
+    return plugin;
+}
+
 const pto_pass_desc* LoadedPlugin::pass(const std::string& name) const {
     for (size_t i = 0; i < desc_->pass_count; ++i)
         if (name == desc_->passes[i]->name) return desc_->passes[i];

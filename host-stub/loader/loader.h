@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "loader/descriptor_copy.h"
 #include "ptoplug/abi.h"
 
 namespace ptoplug::host {
@@ -41,6 +42,14 @@ public:
     LoadedPlugin(const LoadedPlugin&) = delete;
     LoadedPlugin& operator=(const LoadedPlugin&) = delete;
 
+    /// A plugin known by a copy of its descriptor, without its code (pto-host's own process, which never
+    /// loads a plugin: descriptor_copy.h). Its run functions are NULL. `path` is its library's, `minor` the
+    /// minor negotiated where it was loaded.
+    static std::shared_ptr<LoadedPlugin> described(std::unique_ptr<DescriptorCopy> copy, std::string path,
+                                                   uint32_t minor);
+    /// Whether its code is loaded in this process (false for a described one).
+    bool hasCode() const { return handle_ != nullptr; }
+
     const std::string& path() const { return path_; }
     const pto_plugin_desc& descriptor() const { return *desc_; }
     uint32_t abiMinor() const { return minor_; }  ///< the negotiated minor
@@ -57,6 +66,7 @@ private:
     void* handle_ = nullptr;
     const pto_plugin_desc* desc_ = nullptr;
     uint32_t minor_ = 0;
+    std::unique_ptr<DescriptorCopy> copy_;  ///< what desc_ points into, for a described plugin
 };
 
 /// Loads the open library `file` (through /proc/self/fd, so the file opened is the file loaded) as a host of

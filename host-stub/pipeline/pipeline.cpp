@@ -34,36 +34,37 @@ std::string stageName(const Stage& s) { return s.name + (s.occurrence > 1 ? " #"
 
 }  // namespace
 
-Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
-    auto manifest = readManifest(manifestPath);
-    if (!manifest) return manifest.error();
-    Manifest& m = *manifest;
+namespace {
+
+// The library a manifest names, opened, and checked against its sha256 when the manifest pins one: the
+// open file is the one then loaded, so a library replaced after the check is not the one loaded.
+Expected<LibraryFile> openPinned(const Manifest& m) {
     const std::string hint = "rebuild the plugin, or update its manifest to match it";
     auto library = LibraryFile::open(m.library);
     if (!library) {
-        library.error().message += " (declared by manifest " + manifestPath + ")";
+        library.error().message += " (declared by manifest " + m.path + ")";
         return library.error();
     }
     if (m.sha256) {
-        // Of the open file that is then loaded: a library replaced after this check is not the one loaded.
         std::string actual = io::sha256OfDescriptor(library->fd());
         if (actual.empty())
-            return fileError(manifestPath, "cannot read plugin library " + m.library,
+            return fileError(m.path, "cannot read plugin library " + m.library,
                              "the library path is relative to the manifest's folder");
         if (actual != *m.sha256)
-            return fileError(manifestPath,
-                             "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
+            return fileError(m.path, "sha256 of " + m.library + " is " + actual + ", the manifest expects " + *m.sha256,
                              "the library changed since the manifest was written: " + hint);
     }
-    auto loaded = loadPlugin(std::move(*library));
-    if (!loaded) {
-        loaded.error().message += " (declared by manifest " + manifestPath + ")";
-        return loaded.error();
-    }
-    const pto_plugin_desc& d = (*loaded)->descriptor();
+    return library;
+}
+
+// A manifest and its plugin (loaded or described), checked against each other.
+Expected<Plugin> pluginOf(Manifest m, const std::shared_ptr<LoadedPlugin>& loaded) {
+    const std::string& manifestPath = m.path;
+    const std::string hint = "rebuild the plugin, or update its manifest to match it";
+    const pto_plugin_desc& d = loaded->descriptor();
     for (size_t i = 0; i < m.passes.size(); ++i) {
         ManifestPass& p = m.passes[i];
-        const pto_pass_desc* pd = (*loaded)->pass(p.name);
+        const pto_pass_desc* pd = loaded->pass(p.name);
         if (!pd) continue;  // reported below, with both lists
         p.optionValues = defaultOptions(*pd);
         for (const ManifestOption& o : p.options)
@@ -77,7 +78,7 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
         m.abiMinorMin = d.abi_minor_min;
         m.abiMinorMax = d.abi_minor_max;
         for (ManifestPass& p : m.passes)
-            if (const pto_pass_desc* pd = (*loaded)->pass(p.name)) {
+            if (const pto_pass_desc* pd = loaded->pass(p.name)) {
                 p.required = list(pd->required_properties, pd->required_count);
                 p.produced = list(pd->produced_properties, pd->produced_count);
                 p.invalidated = list(pd->invalidated_properties, pd->invalidated_count);
@@ -104,7 +105,7 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     for (size_t i = 0; i < d.pass_count; ++i) provided.emplace_back(d.passes[i]->name);
     if (!sameSet(declared, provided)) return mismatch("the passes", joined(declared), joined(provided));
     for (const ManifestPass& p : m.passes) {
-        const pto_pass_desc* pd = (*loaded)->pass(p.name);
+        const pto_pass_desc* pd = loaded->pass(p.name);
         auto check = [&](const char* what, const std::vector<std::string>& mine, const char* const* theirs,
                          size_t count) -> std::optional<Error> {
             std::vector<std::string> other = list(theirs, count);
@@ -118,7 +119,54 @@ Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
     std::vector<std::string> verifiers;
     for (size_t i = 0; i < d.verifier_count; ++i) verifiers.emplace_back(d.verifiers[i]->property);
     if (!sameSet(m.verifiers, verifiers)) return mismatch("the verifiers", joined(m.verifiers), joined(verifiers));
-    return Plugin{std::move(m), *loaded};
+    return Plugin{std::move(m), loaded};
+}
+
+}  // namespace
+
+Expected<Plugin> loadFromManifest(const std::string& manifestPath) {
+    auto manifest = readManifest(manifestPath);
+    if (!manifest) return manifest.error();
+    auto library = openPinned(*manifest);
+    if (!library) return library.error();
+    auto loaded = loadPlugin(std::move(*library));
+    if (!loaded) {
+        loaded.error().message += " (declared by manifest " + manifestPath + ")";
+        return loaded.error();
+    }
+    return pluginOf(std::move(*manifest), *loaded);
+}
+
+Expected<Plugin> describedFromManifest(const std::string& manifestPath, std::unique_ptr<DescriptorCopy> copy,
+                                       uint32_t minor) {
+    auto manifest = readManifest(manifestPath);
+    if (!manifest) return manifest.error();
+    // The pin guards what is loaded: the child that described the plugin checked it, and each worker checks
+    // it again where it loads the library (loadPluginCode).
+    auto described = LoadedPlugin::described(std::move(copy), manifest->library, minor);
+    return pluginOf(std::move(*manifest), described);
+}
+
+Status loadPluginCode(Pipeline& pipeline) {
+    for (Plugin& p : pipeline.plugins) {
+        if (p.loaded->hasCode()) continue;
+        auto library = openPinned(p.manifest);
+        if (!library) return library.error();
+        auto loaded = loadPlugin(std::move(*library));
+        if (!loaded) {
+            loaded.error().message += " (declared by manifest " + p.manifest.path + ")";
+            return loaded.error();
+        }
+        if (DescriptorCopy::serialize((*loaded)->descriptor()) != DescriptorCopy::serialize(p.loaded->descriptor()))
+            return fileError(p.manifest.library,
+                             "the plugin library changed while pto-host ran: its descriptor is not the one it "
+                             "had when pto-host loaded it first",
+                             "do not rebuild or replace a plugin during a run; pin it with the manifest's sha256");
+        p.loaded = *loaded;
+    }
+    for (Stage& s : pipeline.stages)
+        if (s.plugin) s.pass = s.plugin->loaded->pass(s.name);
+    return std::nullopt;
 }
 
 const pto_verifier_desc* Pipeline::verifier(const std::string& property) const {

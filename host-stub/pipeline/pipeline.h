@@ -31,6 +31,12 @@ std::string describePlugin(const Plugin& plugin);
 /// verifiers). Errors name the file, both sides and what to do.
 Expected<Plugin> loadFromManifest(const std::string& manifestPath);
 
+/// The same checks for a plugin known by a copy of its descriptor, made where it was loaded (pto-host's
+/// own process never loads a plugin: driver/plugin_probe.h). sha256 is checked where the library is loaded,
+/// not here. Its passes' and verifiers' run functions are NULL until loadPluginCode.
+Expected<Plugin> describedFromManifest(const std::string& manifestPath, std::unique_ptr<DescriptorCopy> copy,
+                                       uint32_t minor);
+
 struct Stage {
     std::string name;
     int occurrence = 1;  ///< 1-based among stages of the same name
@@ -52,6 +58,11 @@ struct Pipeline {
     /// The plugin that verifies `property`, or nullptr.
     const Plugin* verifierPlugin(const std::string& property) const;
 };
+
+/// Loads, in this process, the code of every plugin of `pipeline` known only by its description (a worker
+/// of pto-host), checks that each is what the description says (sha256 when given, the descriptor's data),
+/// and points the stages at the loaded passes. An error names the library and what changed.
+Status loadPluginCode(Pipeline& pipeline);
 
 /// The resolved pipeline, one stage a line, plugin stages marked, each plugin pass's options under it with
 /// their values and where each came from (what `pto-host pipeline` prints).

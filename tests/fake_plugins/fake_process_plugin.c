@@ -18,6 +18,8 @@
  *                             that fails (PTO_ERR_INTERNAL): the handler would turn the failure into exit 0
  *   FAKE_THREAD_IN_CONSTRUCTOR a library constructor that starts a thread left running (and appends a byte to
  *                             the file named by $PTOPLUG_FAKE_LOADS, when set: one per load)
+ *   FAKE_RECORDS_LOADS        a library constructor that appends "PID PPID" of the process loading it to the
+ *                             file named by $PTOPLUG_FAKE_LOADS, and a pass that succeeds
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -62,6 +64,15 @@ __attribute__((constructor)) static void thread_while_loading(void) {
         fclose(f);
     }
     start_thread();
+}
+#elif defined(FAKE_RECORDS_LOADS)
+__attribute__((constructor)) static void record_load(void) {
+    const char* loads = getenv("PTOPLUG_FAKE_LOADS");
+    FILE* f = loads ? fopen(loads, "a") : NULL;
+    if (f) {
+        fprintf(f, "%ld %ld\n", (long)getpid(), (long)getppid());
+        fclose(f);
+    }
 }
 #endif
 

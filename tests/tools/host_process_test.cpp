@@ -3,8 +3,11 @@
 // that left it, naming the plugin and what it left (exit 5; 4 while loading), nothing of it reaches another
 // file, and no leftover outlives pto-host (each fake's leftover would print "leftover ... still running").
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #include "support/fake_plugins.h"
 
@@ -101,8 +104,8 @@ TEST(ProcessFaultsWhileLoading, AThreadAConstructorLeavesFailsTheLoad) {
     EXPECT_FALSE(fs::exists(tmp / "o"));
 }
 
-// An exit handler a plugin's library registers cannot change pto-host's exit status: pto-host, which loads
-// the plugins too, ends without running exit handlers.
+// An exit handler a plugin's library registers cannot change pto-host's exit status: the worker that loads
+// the plugins ends without running exit handlers (and pto-host never loads them).
 TEST(ProcessFaultsWhileLoading, AnExitHandlerCannotTurnAFailureIntoSuccess) {
     TempDir tmp;
     auto r = runProcess(test::hostWithFake(tmp, "atexit_in_constructor", {"run", test::fakesInput(), "-o", tmp / "o"}));
@@ -110,6 +113,36 @@ TEST(ProcessFaultsWhileLoading, AnExitHandlerCannotTurnAFailureIntoSuccess) {
     EXPECT_NE(r.err.find("failed with status PTO_ERR_INTERNAL without an error diagnostic saying why"),
               std::string::npos)
         << r.err;
+}
+
+// pto-host's own process never loads a plugin, in any subcommand: the plugins load in a child that checks
+// them and in the workers; pto-host builds its pipeline from what that child tells it.
+TEST(ProcessFaultsWhileLoading, PtoHostItselfNeverLoadsAPlugin) {
+    TempDir tmp;
+    const std::string loads = tmp / "loads";
+    ::setenv("PTOPLUG_FAKE_LOADS", loads.c_str(), 1);
+    fs::create_directory(tmp / "in");
+    fs::copy_file(test::fakesInput(), tmp / "in/a.json");
+    fs::copy_file(test::fakesInput(), tmp / "in/b.json");
+    const std::vector<std::vector<std::string>> commands = {
+        {"run", test::fakesInput(), "-o", tmp / "o.json"},
+        {"batch", tmp / "in", "--out-dir", tmp / "out", "-j", "2"},
+        {"run", test::fakesInput(), "-o", tmp / "p.json", "--process-per-file"},
+        {"pipeline"},
+        {"verify", test::fakesInput(), "--property", "UseAfterDef"},
+    };
+    for (const auto& command : commands) {
+        fs::remove(loads);
+        auto r = runProcess(test::hostWithFake(tmp, "records_loads", command));
+        EXPECT_EQ(r.exitCode, 0) << command[0] << ": " << r.err;
+        std::istringstream lines(test::readBytes(loads));
+        int count = 0;
+        for (long pid = 0, ppid = 0; lines >> pid >> ppid; ++count)
+            EXPECT_NE(ppid, static_cast<long>(::getpid()))
+                << command[0] << ": pto-host itself (pid " << pid << ") loaded the plugin";
+        EXPECT_GE(count, 1) << command[0];
+    }
+    ::unsetenv("PTOPLUG_FAKE_LOADS");
 }
 
 // A run context is never valid after its run, even when the next run's context is made at the same address:
