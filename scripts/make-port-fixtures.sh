@@ -30,4 +30,5 @@ while read -r port factory test_file; do
   echo "make-port-fixtures.sh: $dest: $(find "$dest" -name after.json | wc -l) outputs, $(find "$dest" -name error.txt | wc -l) errors"
 done <<'PORTS'
 flatten-call-expr flatten_call_expr tests/ut/ir/transforms/test_flatten_call_expr_pass.py
+unroll-loops unroll_loops tests/ut/ir/transforms/test_unroll_loops_pass.py
 PORTS

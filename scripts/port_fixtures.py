@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pypto's answers for a ported pass (tests/data/<port>/), run by scripts/make-port-fixtures.sh.
 
-  port_fixtures.py unit TEST_FILE FACTORY OUT     runs pypto's unit-test file with passes.FACTORY wrapped:
+  port_fixtures.py unit TEST_FILE FACTORY OUT     runs pypto's unit-test file (pytest) with passes.FACTORY wrapped:
       every program a test gives that pass is saved as OUT/<test>[_N]/before.json, with pypto's result
       (after.json) or the first line of its error (error.txt, "<Type>: <message>").
   port_fixtures.py random INPUTS FACTORY OUT      pypto's pass on INPUTS/<case>/before.json:
@@ -9,7 +9,6 @@
 JSON as the fixtures write it (run_pass.py of the shared pypto tools, on sys.path via PYPTO_TOOLS).
 """
 import glob
-import importlib.util
 import os
 import sys
 import threading
@@ -57,21 +56,15 @@ def unit(test_file, factory, out_dir):
 
     setattr(py_passes, factory, recorded)
     setattr(core_passes, factory, recorded)
-    spec = importlib.util.spec_from_file_location("pypto_unit_test", test_file)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    for cname in sorted(dir(mod)):
-        cls = getattr(mod, cname)
-        if not (isinstance(cls, type) and cname.startswith("Test")):
-            continue
-        for m in sorted(dir(cls)):
-            if not m.startswith("test_"):
-                continue
-            current["name"], current["n"] = m, 0
-            try:
-                getattr(cls(), m)()
-            except Exception as e:  # a test of an error: pypto.raises is pytest's, the error is recorded
-                print("%s.%s: %s" % (cname, m, error_text(e).strip()))
+
+    class Names:  # names each test's programs after the test (pytest runs them in file order)
+        @staticmethod
+        def pytest_runtest_setup(item):
+            current["name"], current["n"] = item.name, 0
+
+    import pytest
+
+    pytest.main([test_file, "-q", "-p", "no:cacheprovider", "-W", "ignore"], plugins=[Names()])
 
 
 def random(inputs, factory, out_dir):
