@@ -16,6 +16,8 @@
 
 #include <ptoplug/sdk.hpp>
 
+#include "../pypto_ports/build.hpp"
+
 namespace {
 
 using namespace ptoplug::plugin;
@@ -36,7 +38,7 @@ public:
         if (pending_.empty()) return result;
         std::vector<Node> stmts = std::exchange(pending_, {});
         stmts.push_back(result);
-        return flattenSeq(stmts, body);
+        return ports::flattenSeq(host(), stmts, body);
     }
 
 protected:
@@ -49,7 +51,7 @@ protected:
             stmts.push_back(result);
         }
         pending_.clear();
-        return flattenSeq(stmts, s);
+        return ports::flattenSeq(host(), stmts, s);
     }
 
     Node mutateIf(Stmt s) override {
@@ -127,40 +129,12 @@ private:
         Node node;
     };
 
-    /// `v` with every array and map rebuilt, so that nodes in it (shape dimensions) occur in it anew.
-    /// Workaround: a type value given as it is to create_var occurs twice at one address, and pto-host
-    /// then writes its shape nodes in full twice (the output fails to read: duplicate node id).
-    pto_value copyValue(pto_value v) const {
-        const pto_host_api* api = host().api();
-        pto_run_context* ctx = host().ctx();
-        pto_value_kind kind{};
-        Host::check("value_kind", api->value_kind(ctx, v, &kind));
-        if (kind != PTO_VALUE_ARRAY && kind != PTO_VALUE_MAP) return v;
-        size_t n = 0;
-        Host::check("value_size", api->value_size(ctx, v, &n));
-        std::vector<pto_string> keys(n);
-        std::vector<pto_value> items(n);
-        for (size_t i = 0; i < n; ++i) {
-            if (kind == PTO_VALUE_ARRAY)
-                Host::check("value_array_at", api->value_array_at(ctx, v, i, &items[i]));
-            else
-                Host::check("value_map_at", api->value_map_at(ctx, v, i, &keys[i], &items[i]));
-            items[i] = copyValue(items[i]);
-        }
-        pto_value out{};
-        if (kind == PTO_VALUE_ARRAY)
-            Host::check("value_make_array", api->value_make_array(ctx, items.data(), n, &out));
-        else
-            Host::check("value_make_map", api->value_make_map(ctx, keys.data(), items.data(), n, &out));
-        return out;
-    }
-
     /// `n`, or a temporary assigned `n` before the current statement if `n` is what `wanted` hoists.
     Node hoistIf(Node n, Wanted wanted) {
         if (!wanted(n)) return n;
         const Expr e = n.as<Expr>();
-        const Node var(host(),
-                       host().createVar("t__tmp_v" + std::to_string(counter_++), copyValue(e.type()), e.handle()));
+        const Node var(host(), host().createVar("t__tmp_v" + std::to_string(counter_++),
+                                                ports::copyValue(host(), e.type()), e.handle()));
         pending_.emplace_back(host(), host().createAssign(var.handle(), e.handle(), e.handle()));
         return var;
     }
@@ -204,43 +178,10 @@ private:
         if (body.kind() != PTO_NODE_SEQ_STMTS && !pending_.empty()) {
             std::vector<Node> stmts = std::exchange(pending_, {});
             stmts.push_back(result);
-            result = flattenSeq(stmts, body);
+            result = ports::flattenSeq(host(), stmts, body);
         }
         pending_ = std::move(outer);
         return result;
-    }
-
-    /// pypto's SeqStmts::Flatten: the statements of nested lists (two levels) spliced in, a single
-    /// statement unwrapped, else a new SeqStmts with the span of `spanOf`.
-    Node flattenSeq(const std::vector<Node>& stmts, const Node& spanOf) {
-        std::vector<pto_value> flat;
-        Node single;
-        auto add = [&](const Node& s) {
-            pto_value v{};
-            Host::check("value_make_node", host().api()->value_make_node(host().ctx(), s.handle(), &v));
-            flat.push_back(v);
-            single = s;
-        };
-        for (const Node& s : stmts) {
-            if (s.kind() != PTO_NODE_SEQ_STMTS) {
-                add(s);
-                continue;
-            }
-            for (const Stmt& inner : s.list<Stmt>(PTO_FIELD_STMTS)) {
-                if (inner.kind() != PTO_NODE_SEQ_STMTS)
-                    add(inner);
-                else
-                    for (const Stmt& innermost : inner.list<Stmt>(PTO_FIELD_STMTS)) add(innermost);
-            }
-        }
-        if (flat.size() == 1) return single;
-        const pto_host_api* api = host().api();
-        pto_field_value fields[2] = {{ps("stmts"), {}}, {ps("span"), host().field(spanOf.handle(), PTO_FIELD_SPAN)}};
-        Host::check("value_make_array",
-                    api->value_make_array(host().ctx(), flat.data(), flat.size(), &fields[0].value));
-        pto_node seq{};
-        Host::check("create_node", api->create_node(host().ctx(), ps("SeqStmts"), fields, 2, &seq));
-        return Node(host(), seq);
     }
 
     int counter_ = 0;

@@ -1,4 +1,4 @@
-// The example plugins that port pypto's own passes (examples/flatten_call_expr, ...), against pypto's
+// The example plugins that port pypto's own passes (examples/flatten_call_expr, examples/unroll_loops), against pypto's
 // answers: tests/data/<port>/pypto-unit/<test>/ holds the program pypto's unit test of that pass gives it
 // (before.json) and pypto's result (after.json, or error.txt); tests/data/<port>/pypto-random/<case>/
 // pypto's result on tests/data/pypto-random/<case>/before.json. Made by scripts/make-port-fixtures.sh.
@@ -30,6 +30,7 @@ struct Port {
 
 const Port kPorts[] = {
     {"FlattenCallExpr", PTOPLUG_FLATTEN_CALL_EXPR_PLUGIN, "flatten-call-expr"},
+    {"UnrollLoops", PTOPLUG_UNROLL_LOOPS_PLUGIN, "unroll-loops"},
 };
 
 struct Case {
