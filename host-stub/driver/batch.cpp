@@ -227,11 +227,7 @@ private:
             busy.push_back(&w);
             if (timeoutNs_ <= 0) continue;
             // A worker not yet on its file is looked at again soon.
-            int ms = 100;
-            if ((*board_)[w.slot].currentPhase() != Phase::Idle) {
-                int64_t left = (*board_)[w.slot].itemStartNs.load() + timeoutNs_ - nowNs();
-                ms = static_cast<int>(std::clamp<int64_t>(left / 1000000 + 1, 0, 1000));
-            }
+            const int ms = (*board_)[w.slot].currentPhase() != Phase::Idle ? deadlineOf(w).pollMs(1000) : 100;
             waitMs = waitMs < 0 ? ms : std::min(waitMs, ms);
         }
         if (polls.empty()) return false;
@@ -251,9 +247,13 @@ private:
         return true;
     }
 
+    // The end of the time of the file the worker is on (--timeout, from when it took the file).
+    io::Deadline deadlineOf(const Worker& w) const {
+        return io::Deadline::at((*board_)[w.slot].itemStartNs.load(), timeoutNs_);
+    }
+
     bool overTime(const Worker& w) const {
-        const WorkerProgress& p = (*board_)[w.slot];
-        return timeoutNs_ > 0 && p.currentPhase() != Phase::Idle && nowNs() - p.itemStartNs.load() > timeoutNs_;
+        return (*board_)[w.slot].currentPhase() != Phase::Idle && deadlineOf(w).passed();
     }
 
     // Reads the worker's answers (driver/channel.h); false once the worker is gone or sent what is no answer
@@ -290,12 +290,7 @@ private:
         const WorkerProgress& progress = (*board_)[w.slot];
         // Its channel ended: the worker itself may still run (plugin code closed the channel and went on),
         // for at most the rest of its file's time. Then it ends with whatever is left in its group.
-        if (!timedOut) {
-            const double left = timeoutNs_ > 0
-                                    ? static_cast<double>(progress.itemStartNs.load() + timeoutNs_ - nowNs()) / 1e9
-                                    : std::numeric_limits<double>::infinity();
-            timedOut = !w.child->awaitEnd(std::max(left, kWorkerEndSeconds));
-        }
+        if (!timedOut) timedOut = !w.child->awaitEnd(std::max(deadlineOf(w).secondsLeft(), kWorkerEndSeconds));
         const Phase phase = progress.currentPhase();
         const int stage = progress.stage, property = progress.property;
         const pid_t pid = w.child->pid();

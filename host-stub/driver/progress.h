@@ -11,13 +11,11 @@
 #include <cstring>
 #include <string>
 
+#include "io/deadline.h"
+
 namespace ptoplug::host {
 
-/// The steady clock in nanoseconds: the time base of WorkerProgress::itemStartNs.
-inline int64_t nowNs() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
+using io::nowNs;  ///< the time base of WorkerProgress::itemStartNs
 inline double secondsSince(int64_t startNs) { return static_cast<double>(nowNs() - startNs) / 1e9; }
 
 enum class Phase : uint32_t {

@@ -18,6 +18,8 @@
 #include <ctime>
 #include <utility>
 
+#include "io/deadline.h"
+
 namespace ptoplug::io {
 namespace {
 
@@ -308,22 +310,18 @@ ChildEnd Child::wait() {
 
 ChildRun collect(Child& child, double timeoutSeconds) {
     ChildRun run;
-    auto t0 = std::chrono::steady_clock::now();
+    const Deadline deadline = Deadline::after(timeoutSeconds);
     char buffer[65536];
     // Until end of file, or until the child has ended: what it started may hold the pipe open, and ends with
     // its group (ChildOptions::ownGroup) once what the child wrote has been read.
     bool ended = false;
     while (child.out() >= 0) {
-        int waitMs = ended ? 0 : 50;
-        if (!ended && timeoutSeconds > 0) {
-            double left = timeoutSeconds - secondsSince(t0);
-            if (left <= 0) {
-                run.timedOut = true;
-                child.kill(SIGKILL);
-                break;
-            }
-            waitMs = std::min(waitMs, static_cast<int>(left * 1000) + 1);
+        if (!ended && deadline.passed()) {
+            run.timedOut = true;
+            child.kill(SIGKILL);
+            break;
         }
+        const int waitMs = ended ? 0 : deadline.pollMs(50);
         pollfd p{child.out(), POLLIN, 0};
         int n = ::poll(&p, 1, waitMs);
         if (n < 0 && errno != EINTR) break;
