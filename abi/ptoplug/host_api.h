@@ -441,6 +441,17 @@ typedef struct pto_host_api {
      *  `root` (a variable of an enclosing scope, or one never bound). WRONG_KIND if `var` is no
      *  variable. Reads only. */
     pto_status (*var_definition)(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out);
+
+    /* ---- 1.2: option checks ---------------------------------------------------------------------- */
+
+    /** [1.2] In a pass's check_options (plugin_api.h) only: refuses the value of option `name` (one the
+     *  pass declares), `message` saying why in one line (e.g. "must be an identifier"; both copied). The
+     *  host reads no input then and reports the refusal naming the plugin, the pass, the option, where its
+     *  value came from and `message`. The first refusal of a check is the one reported. NOT_FOUND if the pass declares
+     * no option `name`; UNSUPPORTED in a pass or verifier run (a value found wrong while running is a user error
+     * diagnostic). Ownership: the strings are the caller's. Thread-safety: as every function (one thread per run
+     * context). */
+    pto_status (*refuse_option)(pto_run_context* ctx, pto_string name, pto_string message);
 } pto_host_api;
 
 /** True if `api` has the function slot `member` (i.e. the host is new enough for it). */
@@ -533,7 +544,8 @@ PTO_HOST_SLOT(pass_option, 75);
 PTO_HOST_SLOT(append_stmts, 76);
 PTO_HOST_SLOT(var_uses, 77);
 PTO_HOST_SLOT(var_definition, 78);
-PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 79 * sizeof(void*), host_api_size_1_2);
+PTO_HOST_SLOT(refuse_option, 79);
+PTO_STATIC_ASSERT(sizeof(pto_host_api) == sizeof(size_t) + 8 + 80 * sizeof(void*), host_api_size_1_2);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,20 @@ typedef pto_status (*pto_pass_run_fn)(const pto_host_api* host, pto_run_context*
  *  returns PTO_OK if it could check (violations or not), an error status if it could not. [reentrant] */
 typedef pto_status (*pto_verifier_run_fn)(const pto_host_api* host, pto_run_context* ctx);
 
+/** [1.2] Checks the values of a pass's options, once, before any program is read (MLIR's
+ *  Pass::initializeOptions with its error handler; clap's value validators): the host calls it after
+ *  every value is resolved (declared defaults, then the manifest, then --pass-option, --passes or an API)
+ *  and before it reads any input, with a run context that holds the pass's options and no program.
+ *  Reading: pass_option (as the pass reads them) and the value_as_* functions; every function that reads
+ *  or changes the program fails (the context has none). Refusing: refuse_option names the option and
+ *  says why; the host then reads no input and reports the refusal naming the plugin, the pass, the
+ *  option, where its value came from and the message (pto-host: exit 4). Returns PTO_OK whether or not
+ *  it refused; any other status, an error diagnostic or a crash is the plugin's failure, reported as a
+ *  plugin problem at load. pto-plugin-check calls it on the declared defaults, which it must accept.
+ *  The context lives for this call only. [reentrant] It may be called on any thread, and in a process
+ *  of its own (pto-host calls it in a child, as it loads plugins). */
+typedef pto_status (*pto_option_check_fn)(const pto_host_api* host, pto_run_context* ctx);
+
 /** A pass option (ABI 1.1): set by a manifest's "options" or by `--pass-option PASS.NAME=VALUE`, read by
  *  the pass with pto_host_api.pass_option. The host rejects unknown names and ill-typed values before
  *  it reads any program. */
@@ -56,11 +70,15 @@ typedef struct pto_pass_desc {
     /* ---- ABI 1.1 (read only when struct_size covers them) ---- */
     const pto_option_desc* const* options; /**< option_count pointers, none NULL */
     size_t option_count;
+    /* ---- ABI 1.2 (read only when struct_size covers it) ---- */
+    pto_option_check_fn check_options; /**< may be NULL: the values need no check beyond their types */
 } pto_pass_desc;
 
 /** The size of a 1.0 pto_pass_desc: a descriptor at least this large is valid; larger ones carry the
  *  1.1 members. */
 #define PTO_PASS_DESC_1_0_SIZE (offsetof(pto_pass_desc, run) + sizeof(pto_pass_run_fn))
+/** The size of a 1.1 pto_pass_desc: one this large carries options but no check_options. */
+#define PTO_PASS_DESC_1_1_SIZE (offsetof(pto_pass_desc, option_count) + sizeof(size_t))
 
 typedef struct pto_verifier_desc {
     size_t struct_size;   /**< sizeof(pto_verifier_desc) */
@@ -84,6 +102,7 @@ typedef struct pto_plugin_desc {
 
 PTO_STATIC_ASSERT(offsetof(pto_pass_desc, run) == 9 * sizeof(void*), pass_desc_run);
 PTO_STATIC_ASSERT(offsetof(pto_pass_desc, options) == 10 * sizeof(void*), pass_desc_options);
+PTO_STATIC_ASSERT(offsetof(pto_pass_desc, check_options) == 12 * sizeof(void*), pass_desc_check_options);
 PTO_STATIC_ASSERT(offsetof(pto_verifier_desc, run) == 3 * sizeof(void*), verifier_desc_run);
 PTO_STATIC_ASSERT(offsetof(pto_plugin_desc, name) == sizeof(size_t) + 16, plugin_desc_name);
 

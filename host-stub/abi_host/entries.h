@@ -104,8 +104,9 @@ pto_status functionCalls(pto_run_context* ctx, pto_node function, pto_node* out,
 pto_status programAddFunction(pto_run_context* ctx, pto_node function);
 pto_status programRemoveFunction(pto_run_context* ctx, pto_node function);
 
-// options.cpp: the running pass's options
+// options.cpp: the running pass's options, and an option check's refusal
 pto_status passOption(pto_run_context* ctx, pto_string name, pto_value* out);
+pto_status refuseOption(pto_run_context* ctx, pto_string name, pto_string message);
 
 // uses.cpp: where a variable is used and bound
 pto_status varUses(pto_run_context* ctx, pto_node root, pto_node var, pto_walk_position* out, size_t capacity,

@@ -122,8 +122,13 @@ std::string PassOption::setting(std::string_view pass) const {
 }
 
 std::span<const pto_option_desc* const> declaredOptions(const pto_pass_desc& pass) {
-    if (pass.struct_size < offsetof(pto_pass_desc, option_count) + sizeof(size_t) || !pass.options) return {};
+    if (pass.struct_size < PTO_PASS_DESC_1_1_SIZE || !pass.options) return {};
     return {pass.options, pass.option_count};
+}
+
+pto_option_check_fn optionCheck(const pto_pass_desc& pass) {
+    return pass.struct_size >= offsetof(pto_pass_desc, check_options) + sizeof(pto_option_check_fn) ? pass.check_options
+                                                                                                    : nullptr;
 }
 
 const pto_option_desc* findOption(const pto_pass_desc& pass, std::string_view name) {
@@ -228,11 +233,24 @@ pto_status passOption(pto_run_context* ctx, pto_string name, pto_value* out) {
             }
             return PTO_OK;
         }
-    return fail(ctx, PTO_ERR_NOT_FOUND,
-                (ctx->settings.readOnly ? "no pass of the verifier's plugin declares option '"
-                                        : "the running pass declares no option '") +
-                    std::string(view(name)) +
-                    "' (options are declared in pto_pass_desc.options; a verifier reads its plugin's as PASS.NAME)");
+    return fail(
+        ctx, PTO_ERR_NOT_FOUND,
+        (ctx->settings.readOnly && !ctx->settings.optionCheck ? "no pass of the verifier's plugin declares option '"
+                                                              : "the running pass declares no option '") +
+            std::string(view(name)) +
+            "' (options are declared in pto_pass_desc.options; a verifier reads its plugin's as PASS.NAME)");
+}
+
+pto_status refuseOption(pto_run_context* ctx, pto_string name, pto_string message) {
+    PTO_REQUIRE((name.data || !name.size) && (message.data || !message.size), PTO_ERR_INVALID_HANDLE);
+    PTO_REQUIRE_WHY(ctx->settings.optionCheck, PTO_ERR_UNSUPPORTED,
+                    "only a pass's check_options refuses an option; a pass reports a bad value as a diagnostic");
+    const bool declared =
+        ctx->settings.options && std::any_of(ctx->settings.options->begin(), ctx->settings.options->end(),
+                                             [&](const PassOption& o) { return o.name == view(name); });
+    PTO_REQUIRE_WHY(declared, PTO_ERR_NOT_FOUND, "the pass declares no option '" + std::string(view(name)) + "'");
+    if (ctx->refusal.option.empty()) ctx->refusal = OptionRefusal{std::string(view(name)), std::string(view(message))};
+    return PTO_OK;
 }
 
 }  // namespace ptoplug::host::table

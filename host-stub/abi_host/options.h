@@ -59,6 +59,12 @@ struct OptionValue {
     std::string text() const;
 };
 
+/// What a pass's check_options refused (refuse_option): the option and why, or nothing (an empty option).
+struct OptionRefusal {
+    std::string option;
+    std::string message;
+};
+
 /// One option of a pass: its name, its value and where the value came from.
 struct PassOption {
     std::string name;
@@ -71,6 +77,9 @@ struct PassOption {
 
 /// The options a pass declares (none for a 1.0 descriptor, whose struct ends before them).
 std::span<const pto_option_desc* const> declaredOptions(const pto_pass_desc& pass);
+
+/// The pass's check of its option values (ABI 1.2), or nullptr (none, or a descriptor before 1.2).
+pto_option_check_fn optionCheck(const pto_pass_desc& pass);
 
 /// The declaration of option `name` of `pass`, or nullptr.
 const pto_option_desc* findOption(const pto_pass_desc& pass, std::string_view name);

@@ -43,4 +43,5 @@ struct pto_run_context {
     ptoplug::ir::Value lastOp;              ///< the op map create_op_call made last: calls of one op share it
     std::vector<ptoplug::host::Diagnostic> diagnostics;
     bool hasErrors = false;
+    ptoplug::host::OptionRefusal refusal;  ///< an option check's first refuse_option
 };

@@ -1,4 +1,5 @@
-// How a pass or verifier is run: its options (abi_host/options.h), and whether it may change the program.
+// How a pass, verifier or option check is run: its options (abi_host/options.h), and whether it may change
+// the program.
 #pragma once
 
 #include <vector>
@@ -11,6 +12,7 @@ namespace ptoplug::host {
 struct RunSettings {
     const std::vector<PassOption>* options = nullptr;  ///< the pass's resolved options (pass_option)
     bool readOnly = false;                             ///< a verifier: every rewrite is refused
+    bool optionCheck = false;                          ///< a pass's check_options: no program, refuse_option allowed
 };
 
 }  // namespace ptoplug::host

@@ -24,6 +24,8 @@ struct RunOutcome {
     /// a limit lowered for good, which would fail the host later as if the user's limits were too low, or
     /// a descriptor of the host's closed.
     std::string lostProcessState;
+    /// An option check's refusal (refuse_option), if it refused.
+    OptionRefusal refusal;
     /// True if the run failed: an error status, an error diagnostic or a lost process state.
     bool failed() const;
 };
@@ -31,5 +33,8 @@ struct RunOutcome {
 /// Runs `fn` (a pass or verifier run function) over `doc` and applies its pending insertions.
 RunOutcome runThroughAbi(ir::Document& doc, pto_status (*fn)(const pto_host_api*, pto_run_context*),
                          const RunSettings& settings = {});
+
+/// Runs a pass's check of its option values (pto_option_check_fn) on `options`, with no program.
+RunOutcome runOptionCheck(pto_option_check_fn check, const std::vector<PassOption>& options);
 
 }  // namespace ptoplug::host

@@ -92,6 +92,7 @@ const pto_host_api kApi = {
     .append_stmts = Entry<table::appendStmts, "append_stmts", W>::call,
     .var_uses = Entry<table::varUses, "var_uses">::call,
     .var_definition = Entry<table::varDefinition, "var_definition">::call,
+    .refuse_option = Entry<table::refuseOption, "refuse_option">::call,
 };
 
 }  // namespace

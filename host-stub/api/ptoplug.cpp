@@ -12,6 +12,7 @@
 #include "ir/program_rules.h"
 #include "ir/reader.h"
 #include "ir/writer.h"
+#include "pipeline/option_check.h"
 #include "pipeline/pass_list.h"
 #include "pipeline/pipeline.h"
 
@@ -163,6 +164,7 @@ Pass load_pass(const std::string& manifest, const std::string& pass,
         if (Status err =
                 host::setPassOption(*impl->pipeline, pass + "." + key + "=" + value, host::OptionOrigin::Kind::Api))
             raise(*err);
+    if (Status err = host::checkPassOptions(*impl->pipeline)) raise(*err);  // plugin code, in this process
     return Pass(std::move(impl));
 }
 
@@ -212,6 +214,7 @@ PassManager::PassManager(const std::vector<std::string>& manifests, bool default
     impl->pipeline = pipelineOf(manifests, defaultPlugins);
     for (const std::string& setting : passOptions)
         if (Status err = host::setPassOption(*impl->pipeline, setting, host::OptionOrigin::Kind::Api)) raise(*err);
+    if (Status err = host::checkPassOptions(*impl->pipeline)) raise(*err);
     impl_ = std::move(impl);
 }
 
@@ -220,6 +223,7 @@ PassManager PassManager::parse(const std::string& passList, const std::vector<st
     auto impl = std::make_shared<Impl>();
     impl->pipeline = pipelineOf(manifests, defaultPlugins);
     if (Status err = host::restrictToPassList(*impl->pipeline, passList)) raise(*err);
+    if (Status err = host::checkPassOptions(*impl->pipeline)) raise(*err);
     return PassManager(std::move(impl));
 }
 

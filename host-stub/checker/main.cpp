@@ -211,6 +211,7 @@ Outcome withPlugin(const std::string& path, const std::function<Outcome(const ho
 struct Facts {
     uint32_t abiMajor = 0, abiMinorMin = 0, abiMinorMax = 0;
     std::vector<std::string> passes, verifiers;
+    std::vector<std::string> optionChecks;  ///< the passes with a check of their option values (ABI 1.2)
     Outcome older{true, ""}, newer{true, ""}, wrongMajor{true, ""};
 };
 
@@ -220,7 +221,11 @@ Outcome learnFacts(const std::string& path, Facts& facts) {
         nlohmann::json j;
         j["abi"] = {d.abi_major, d.abi_minor_min, d.abi_minor_max};
         j["passes"] = nlohmann::json::array();
-        for (size_t i = 0; i < d.pass_count; ++i) j["passes"].push_back(d.passes[i]->name);
+        j["option_checks"] = nlohmann::json::array();
+        for (size_t i = 0; i < d.pass_count; ++i) {
+            j["passes"].push_back(d.passes[i]->name);
+            if (host::optionCheck(*d.passes[i])) j["option_checks"].push_back(d.passes[i]->name);
+        }
         j["verifiers"] = nlohmann::json::array();
         for (size_t i = 0; i < d.verifier_count; ++i) j["verifiers"].push_back(d.verifiers[i]->property);
         // Negotiation against an older and a newer host minor, and a wrong major.
@@ -245,6 +250,7 @@ Outcome learnFacts(const std::string& path, Facts& facts) {
         facts.abiMinorMax = j["abi"][2];
         facts.passes = j["passes"].get<std::vector<std::string>>();
         facts.verifiers = j["verifiers"].get<std::vector<std::string>>();
+        facts.optionChecks = j["option_checks"].get<std::vector<std::string>>();
         auto outcome = [&](const char* key, Outcome& out) {
             if (j.contains(key)) out = Outcome{j[key][0].get<bool>(), j[key][1].get<std::string>()};
         };
@@ -364,6 +370,24 @@ int main(int argc, char** argv) try {
         report.add("negotiation: older host minor", {true, "the plugin works with every minor of its major"});
     report.add("negotiation: newer host minor is accepted", facts.newer);
     report.add("negotiation: wrong major is refused", facts.wrongMajor);
+
+    // A pass's check of its option values accepts the values it declares as defaults.
+    for (const std::string& name : facts.optionChecks)
+        report.add("option check of pass " + name + " accepts the declared defaults",
+                   withPlugin(path, [&](const host::LoadedPlugin& plugin) {
+                       const pto_pass_desc* pass = plugin.pass(name);
+                       const host::RunOutcome o =
+                           host::runOptionCheck(host::optionCheck(*pass), host::defaultOptions(*pass));
+                       if (!o.refusal.option.empty())
+                           return Outcome{
+                               false, "refuses the default of option '" + o.refusal.option + "': " + o.refusal.message};
+                       if (!o.lostProcessState.empty())
+                           return Outcome{false, "changed what a host cannot put back: " + o.lostProcessState};
+                       if (std::string bad = badDiagnostic(o); !bad.empty()) return Outcome{false, bad};
+                       if (o.failed())
+                           return Outcome{false, "failed with status " + std::to_string(static_cast<int>(o.status))};
+                       return Outcome{true, ""};
+                   }));
 
     if (corpus.empty()) report.add("corpus", {false, "no IR files to run the passes on"});
     for (const std::string& name : facts.passes) {

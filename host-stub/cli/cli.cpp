@@ -145,6 +145,7 @@ Expected<std::unique_ptr<host::Pipeline>> Cli::loadPipeline() const {
         if (Status err = host::restrictToPassList(**pipeline, passList_)) return *err;
     for (const std::string& setting : passOptions_)
         if (Status err = host::setPassOption(**pipeline, setting, host::OptionOrigin::Kind::CommandLine)) return *err;
+    if (Status err = host::checkPassOptionsIsolated(**pipeline, isolation.timeoutSeconds)) return *err;
     return pipeline;
 }
 

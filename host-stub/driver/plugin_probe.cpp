@@ -1,15 +1,18 @@
 #include "driver/plugin_probe.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "driver/progress.h"
 #include "io/subprocess.h"
+#include "pipeline/option_check.h"
 
 namespace ptoplug::host {
 namespace {
 
 constexpr char kLoaded[] = "loaded\n";  // then each plugin's negotiated minor and descriptor, as JSON
 constexpr char kFailed[] = "failed\n";  // then the error, as JSON
+constexpr char kChecked[] = "checked";
 
 std::string errorAsJson(const Error& e) {
     return nlohmann::json{{"file", e.file},     {"pointer", e.pointer}, {"line", e.line}, {"column", e.column},
@@ -123,6 +126,49 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
         plugins.push_back(std::move(*plugin));
     }
     return buildPipeline(std::move(plugins));
+}
+
+Status checkPassOptionsIsolated(Pipeline& pipeline, double timeoutSeconds) {
+    // pto-host's pipeline holds copies of the descriptors, without code: whether a pass has a check is known
+    // only where the plugins are loaded, so a child loads them wherever a plugin pass declares options.
+    const auto& stages = pipeline.stages;
+    if (std::none_of(stages.begin(), stages.end(),
+                     [](const Stage& s) { return s.pass && !declaredOptions(*s.pass).empty(); }))
+        return std::nullopt;
+    ProgressBoard board(1);
+    if (!board.ok()) return fileError("", "cannot allocate shared memory", "");
+    constexpr uint32_t kLoading = UINT32_MAX;
+    board[0].item.store(kLoading);
+    io::ChildOptions options;
+    options.stdoutToStderr = true;
+    options.ownGroup = true;  // what a check starts is found and ended with the child
+    io::ChildRun probe = io::runInChild(
+        [&](int out) {
+            // The child's copy of the pipeline gets the plugins' code; pto-host's own stays without.
+            Status err = loadPluginCode(pipeline);
+            for (size_t i = 0; i < stages.size() && !err; ++i) {
+                board[0].item.store(static_cast<uint32_t>(i));
+                if (stageOptionCheck(stages[i])) err = checkStageOptions(stages[i]);
+            }
+            std::string verdict = err ? kFailed + errorAsJson(*err) : kChecked;
+            return io::writeAll(out, verdict.data(), verdict.size()) ? 0 : 2;
+        },
+        timeoutSeconds, options);
+    if (probe.end.exitedWith(0) && probe.output == kChecked) return std::nullopt;
+    if (probe.end.exitedWith(0) && probe.output.rfind(kFailed, 0) == 0)
+        if (std::optional<Error> e = errorFromJson(probe.output.substr(sizeof kFailed - 1))) return *e;
+    const std::string what =
+        probe.timedOut ? "did not finish within " + std::to_string(static_cast<long long>(timeoutSeconds)) + " s"
+                       : "ended the process with " + probe.end.describe();
+    const uint32_t at = board[0].item.load();
+    if (at >= stages.size() || !stages[at].plugin)
+        return fileError("<option checks>", "loading the plugins to check the passes' option values " + what,
+                         "fix the plugin, or remove its manifest from the pipeline");
+    const Stage& stage = stages[at];
+    return fileError(
+        stage.plugin->manifest.path,
+        "the check of pass " + stage.name + "'s options by plugin " + describePlugin(*stage.plugin) + " " + what,
+        "fix the plugin, or remove this manifest from the pipeline");
 }
 
 }  // namespace ptoplug::host

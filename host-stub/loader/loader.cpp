@@ -52,7 +52,7 @@ std::string checkDescriptor(const pto_plugin_desc& d) {
         if ((p->required_count && !p->required_properties) || (p->produced_count && !p->produced_properties) ||
             (p->invalidated_count && !p->invalidated_properties))
             return "pass '" + std::string(p->name) + "' counts properties but its property array is NULL";
-        if (p->struct_size >= sizeof(pto_pass_desc) && p->option_count && !p->options)
+        if (p->struct_size >= PTO_PASS_DESC_1_1_SIZE && p->option_count && !p->options)
             return "pass '" + std::string(p->name) + "' counts options but its option array is NULL";
         if (auto rule = checkOptionDeclarations(*p)) return "pass '" + std::string(p->name) + "': " + *rule;
     }

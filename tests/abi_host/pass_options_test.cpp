@@ -21,7 +21,8 @@ const pto_option_desc kScale{sizeof(pto_option_desc), "scale", PTO_OPTION_FLOAT,
 const pto_option_desc kStrict{sizeof(pto_option_desc), "strict", PTO_OPTION_BOOL, "false", "a bool"};
 const pto_option_desc kLabel{sizeof(pto_option_desc), "label", PTO_OPTION_STRING, "none", "a string"};
 const pto_option_desc* const kOptions[] = {&kLimit, &kScale, &kStrict, &kLabel};
-const pto_pass_desc kPass{sizeof(pto_pass_desc), "P", "", nullptr, 0, nullptr, 0, nullptr, 0, nullptr, kOptions, 4};
+const pto_pass_desc kPass{
+    sizeof(pto_pass_desc), "P", "", nullptr, 0, nullptr, 0, nullptr, 0, nullptr, kOptions, 4, nullptr};
 
 const OptionOrigin kManifest{OptionOrigin::Kind::Manifest, "m.json", "/passes/0/options/limit", ""};
 const OptionOrigin kCommandLine{OptionOrigin::Kind::CommandLine, "", "", "P.limit=x"};

@@ -147,6 +147,29 @@ TEST(CppApi, LoadPassGivesAnyPluginsPassWithItsOptions) {
     EXPECT_THROW(ptoplug::load_pass(rename, "RenameFunctions", {{"colour", "red"}}), ptoplug::FileError);
 }
 
+// The pass's check of its option values runs when the pass or the PassManager is made, naming the API.
+TEST(CppApi, AValueThePassRefusesIsAnErrorWhenThePassIsMade) {
+    const std::string rename = PTOPLUG_EXAMPLE_PLUGIN_DIR "/rename_functions.json";
+    const std::string refused =
+        "refuses option 'replacement' of pass RenameFunctions, 'a-b' (from the C++ API): not a "
+        "function name";
+    try {
+        ptoplug::load_pass(rename, "RenameFunctions", {{"pattern", "chip_(.*)"}, {"replacement", "a-b"}});
+        ADD_FAILURE() << "a refused value was taken";
+    } catch (const ptoplug::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find("ptoplug::PassManager pass option RenameFunctions.replacement=a-b"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find(refused), std::string::npos) << e.what();
+    }
+    try {
+        ptoplug::PassManager({rename}, true, {"RenameFunctions.pattern=x", "RenameFunctions.replacement=a-b"});
+        ADD_FAILURE() << "a refused value was taken";
+    } catch (const ptoplug::FileError& e) {
+        EXPECT_NE(std::string(e.what()).find(refused), std::string::npos) << e.what();
+    }
+}
+
 // A textual pipeline, as pto-host --passes takes it.
 TEST(CppApi, PassManagerParsesAPassList) {
     const std::string rename = PTOPLUG_EXAMPLE_PLUGIN_DIR "/rename_functions.json";

@@ -14,9 +14,13 @@
  *   FAKE_VERIFIER_READS_OPTION  a verifier whose property follows its pass's bool option "strict" (read as
  *                           FakePass.strict): it fails with error FakeProperty/strict when it is true,
  *                           with PTO_ERR_INTERNAL when the host does not give it
+ *   FAKE_REFUSES_OPTION     a harmless pass whose int option "level" (default 1) is checked at load (ABI 1.2
+ *                           check_options): a level above 3 is refused ("must be at most 3"), and a level of
+ *                           0 makes the check die of SIGSEGV
  *   FAKE_USES_BEFORE_DEF    a pass that puts `early = v` just before the first assignment of a variable v in a
  *                           statement list (a use before the definition; every node well formed), succeeds
  */
+#include <signal.h>
 #include <string.h>
 
 #include "ptoplug/abi.h"
@@ -149,6 +153,23 @@ static const pto_option_desc strictOption = {sizeof(pto_option_desc), "strict", 
 static const pto_option_desc* const options[] = {&strictOption};
 #define FAKE_OPTIONS .options = options, .option_count = 1,
 #define FAKE_HAS_VERIFIER
+#endif
+
+#if defined(FAKE_REFUSES_OPTION)
+static pto_status check_options(const pto_host_api* host, pto_run_context* ctx) {
+    static const char kName[] = "level", kWhy[] = "must be at most 3";
+    pto_value v;
+    int64_t level = 0;
+    pto_string name = {kName, sizeof kName - 1}, why = {kWhy, sizeof kWhy - 1};
+    if (host->pass_option(ctx, name, &v) != PTO_OK || host->value_as_int64(ctx, v, &level) != PTO_OK)
+        return PTO_ERR_INTERNAL;
+    if (level == 0) raise(SIGSEGV);
+    return level > 3 ? host->refuse_option(ctx, name, why) : PTO_OK;
+}
+static const pto_option_desc levelOption = {sizeof(pto_option_desc), "level", PTO_OPTION_INT, "1",
+                                            "from 1 to 3; 0 crashes the check"};
+static const pto_option_desc* const options[] = {&levelOption};
+#define FAKE_OPTIONS .options = options, .option_count = 1, .check_options = check_options,
 #endif
 
 #ifndef FAKE_OPTIONS

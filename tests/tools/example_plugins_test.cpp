@@ -84,6 +84,50 @@ TEST(ExamplePlugins, BadPassOptionsFailBeforeAnyInputIsRead) {
     }
 }
 
+// RenameFunctions checks its option values once, at load (ABI 1.2 check_options): a pattern that is no
+// regular expression, or a replacement that is no name, is exit 4 naming the plugin, the pass, the option and
+// where its value came from, before any input is read (the input does not exist, and is never named).
+TEST(ExamplePlugins, ARefusedOptionValueIsExit4BeforeAnyInputIsRead) {
+    TempDir dir;
+    const std::string plugin = "plugin 'rename-functions' (" + kExamples + "/librename_functions.so) refuses option ";
+    struct Bad {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::string manifest = dir / "rename.json";
+    test::writeBytes(manifest, R"({"file_format_version": 2, "library": ")" + kExamples +
+                                   R"(/librename_functions.so", "passes": [{"name": "RenameFunctions", "placement": )"
+                                   R"({"after": {"pass": "MaterializeDistTensorCtx"}}, "options": {"pattern": "f", )"
+                                   R"("replacement": ""}}]})");
+    const std::vector<Bad> cases = {
+        {{"--plugin", manifestOf("rename_functions"), "--pass-option", "RenameFunctions.pattern=chip_(.*)",
+          "--pass-option", "RenameFunctions.replacement=has space"},
+         "--pass-option RenameFunctions.replacement=has space: error: " + plugin +
+             "'replacement' of pass RenameFunctions, 'has space' (from --pass-option): not a function name"},
+        {{"--plugin", manifestOf("rename_functions"), "--passes", "RenameFunctions{pattern=chip_( replacement=x}"},
+         "--passes: error: " + plugin +
+             "'pattern' of pass RenameFunctions, 'chip_(' (from --passes): not a regular expression"},
+        {{"--plugin", manifest},
+         manifest + ": error: " + plugin + "'replacement' of pass RenameFunctions, '' (from manifest " + manifest +
+             "): empty: every function renamed would have no name (at /passes/0/options/replacement)"},
+    };
+    for (const Bad& b : cases) {
+        std::vector<std::string> args = {kHost};
+        args.insert(args.end(), b.args.begin(), b.args.end());
+        args.insert(args.end(), {"run", "/nonexistent/input.json", "-o", dir / "out.json"});
+        auto r = runProcess(args);
+        EXPECT_EQ(r.exitCode, 4) << r.err;
+        EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("hint: give RenameFunctions."), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("/nonexistent/input.json"), std::string::npos) << "the input was read: " << r.err;
+    }
+    // Its defaults (nothing to rename) and good values pass the check.
+    auto r = runProcess({kHost, "--plugin", manifestOf("rename_functions"), "--pass-option",
+                         "RenameFunctions.pattern=chip_(.*)", "--pass-option", "RenameFunctions.replacement=d_$1",
+                         "pipeline"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
 TEST(ExamplePlugins, ManifestOptionValuesAreTypedAndOverriddenByTheCommandLine) {
     TempDir dir;
     const std::string lib = kExamples + "/librename_functions.so";

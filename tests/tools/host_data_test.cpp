@@ -106,6 +106,39 @@ TEST(DataVerifiers, AVerifierReadsItsPluginsOptions) {
     EXPECT_FALSE(fs::exists(tmp / "b.json"));
 }
 
+// --- option checks ---------------------------------------------------------------------------------
+
+// A pass's check of its option values (ABI 1.2) runs once, after every value is resolved and before any input
+// is read, in a child: a refusal is exit 4 naming the plugin, the pass, the option, where its value came from
+// and the plugin's message; a check that crashes is exit 4 naming the plugin and the pass; pto-host lives.
+TEST(DataOptions, APassRefusesAnOptionValueAtLoadBeforeAnyInputIsRead) {
+    TempDir tmp;
+    const std::string missing = tmp / "missing.json";  // never read: the error is the option's
+    auto refused = runProcess(hostWithFake(
+        tmp, "refuses_option", {"--pass-option", "FakePass.level=7", "run", missing, "-o", tmp / "a.json"}));
+    EXPECT_EQ(refused.exitCode, 4) << refused.err;
+    EXPECT_NE(refused.err.find(
+                  "--pass-option FakePass.level=7: error: plugin 'fake' (" + test::fakeLibrary("refuses_option") +
+                  ") refuses option 'level' of pass FakePass, '7' (from --pass-option): must be at most 3"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(refused.err.find(missing), std::string::npos) << refused.err;
+
+    auto crashed = runProcess(hostWithFake(
+        tmp, "refuses_option", {"--pass-option", "FakePass.level=0", "run", missing, "-o", tmp / "a.json"}));
+    EXPECT_EQ(crashed.exitCode, 4) << crashed.err;
+    EXPECT_NE(crashed.err.find("error: the check of pass FakePass's options by plugin 'fake' (" +
+                               test::fakeLibrary("refuses_option") + ") ended the process with SIGSEGV"),
+              std::string::npos)
+        << crashed.err;
+    EXPECT_EQ(crashed.err.find(missing), std::string::npos) << crashed.err;
+
+    auto accepted = runProcess(hostWithFake(
+        tmp, "refuses_option", {"--pass-option", "FakePass.level=3", "run", input(), "-o", tmp / "b.json"}));
+    EXPECT_EQ(accepted.exitCode, 0) << accepted.err;
+    EXPECT_TRUE(fs::exists(tmp / "b.json"));
+}
+
 // A verifier may only read: one that writes into the program through a pointer the host lent it fails,
 // naming its plugin and property, and nothing is written, also when the output was being encoded beside it.
 TEST(DataVerifiers, AVerifierThatWritesIntoTheProgramFailsAndNothingIsWritten) {

@@ -25,13 +25,13 @@ std::vector<std::string> host(std::vector<std::string> rest) {
 
 TEST(PassList, PipelinePrintsExactlyTheListWithItsOptions) {
     auto r = runProcess(host(
-        {"--passes", "MaterializeDistTensorCtx, RenameFunctions{pattern=chip_(.*) replacement='c $1'}", "pipeline"}));
+        {"--passes", "MaterializeDistTensorCtx, RenameFunctions{pattern='chip (.*)' replacement=c_$1}", "pipeline"}));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("  0  MaterializeDistTensorCtx       [plugin materialize-dist-tensor-ctx"), std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("  1  RenameFunctions                [plugin rename-functions"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("option pattern=chip_(.*) (string, --passes)\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("option replacement=c $1 (string, --passes)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("option pattern=chip (.*) (string, --passes)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("option replacement=c_$1 (string, --passes)\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("  2  "), std::string::npos) << "only the listed passes: " << r.out;
 }
 

@@ -43,6 +43,9 @@ struct Pass {
     std::span<const char* const> produced = {};
     std::span<const char* const> invalidated = {};
     std::span<const pto_option_desc* const> options = {};
+    /// [1.2] The check of the option values, run once before any input (guardedRun of a body that throws
+    /// OptionRefused); nullptr for none. An older host never calls it: the run must still cope.
+    pto_option_check_fn checkOptions = nullptr;
 };
 
 /// One property verifier (pto_verifier_desc).
@@ -100,7 +103,8 @@ private:
                                        p.required.size(),     p.produced.data(),
                                        p.produced.size(),     p.invalidated.data(),
                                        p.invalidated.size(),  p.run,
-                                       p.options.data(),      p.options.size()};
+                                       p.options.data(),      p.options.size(),
+                                       p.checkOptions};
             passList_[i] = &passes_[i];
         }
         if constexpr (NVerifiers > 0)

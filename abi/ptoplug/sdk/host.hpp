@@ -22,6 +22,13 @@ struct HostCallFailed {
     pto_status status;
 };
 
+/// [1.2] In a pass's check of its option values: `option`'s value is refused, `message` saying why
+/// (runGuarded hands it to the host's refuse_option).
+struct OptionRefused {
+    std::string option;
+    std::string message;
+};
+
 /// A user error or internal error found by a pass: becomes one diagnostic and the run's status.
 struct PassError {
     pto_severity severity;
@@ -263,6 +270,12 @@ public:
         return b != 0;
     }
 
+    /// [1.2] In a pass's check of its option values: refuses `option`'s value (the first refusal counts).
+    void refuseOption(std::string_view option, std::string_view message) const {
+        if (!PTO_HOST_HAS(api_, refuse_option)) throw HostCallFailed{"refuse_option", PTO_ERR_UNSUPPORTED};
+        check("refuse_option", api_->refuse_option(ctx_, ps(option), ps(message)));
+    }
+
     void emit(pto_severity severity, std::string_view rule, std::string_view message, pto_node node) const {
         pto_diagnostic d{sizeof(pto_diagnostic), severity, ps(rule), ps(message), node};
         check("emit_diagnostic", api_->emit_diagnostic(ctx_, &d));
@@ -294,8 +307,9 @@ private:
     pto_run_context* ctx_;
 };
 
-/// Runs `body` and converts every outcome into a status: PassError into a diagnostic, a failed host
-/// call or any other exception into PTO_ERR_INTERNAL. For use in every plugin entry point.
+/// Runs `body` and converts every outcome into a status: PassError into a diagnostic, OptionRefused (in a
+/// check of option values) into the host's refuse_option, a failed host call or any other exception into
+/// PTO_ERR_INTERNAL. For use in every plugin entry point.
 template <class F>
 pto_status runGuarded(const pto_host_api* api, pto_run_context* ctx, const char* passName, F&& body) noexcept {
     if (!api || !ctx) return PTO_ERR_INVALID_HANDLE;
@@ -303,6 +317,9 @@ pto_status runGuarded(const pto_host_api* api, pto_run_context* ctx, const char*
         Host host(api, ctx);
         try {
             body(host);
+            return PTO_OK;
+        } catch (const OptionRefused& e) {
+            host.refuseOption(e.option, e.message);
             return PTO_OK;
         } catch (const PassError& e) {
             host.emit(e.severity, e.rule, e.message, e.node);
