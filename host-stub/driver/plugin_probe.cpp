@@ -129,11 +129,10 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
 }
 
 Status checkPassOptionsIsolated(Pipeline& pipeline, double timeoutSeconds) {
-    // pto-host's pipeline holds copies of the descriptors, without code: whether a pass has a check is known
-    // only where the plugins are loaded, so a child loads them wherever a plugin pass declares options.
+    // pto-host's pipeline holds copies of the descriptors, without code (a check there is a stand-in): the
+    // child loads the plugins' code to run the checks.
     const auto& stages = pipeline.stages;
-    if (std::none_of(stages.begin(), stages.end(),
-                     [](const Stage& s) { return s.pass && !declaredOptions(*s.pass).empty(); }))
+    if (std::none_of(stages.begin(), stages.end(), [](const Stage& s) { return stageOptionCheck(s); }))
         return std::nullopt;
     ProgressBoard board(1);
     if (!board.ok()) return fileError("", "cannot allocate shared memory", "");

@@ -23,7 +23,7 @@ Expected<std::unique_ptr<Pipeline>> loadPipelineIsolated(const std::vector<std::
 /// Runs the passes' checks of their option values (pipeline/option_check.h) in a child process that loads
 /// the plugins' code into its copy of `pipeline` (pto-host's own is left as it is), once the options are
 /// resolved: a refusal is the check's error, and a check that crashes, exits or hangs is reported naming
-/// its plugin and pass, never a dead host. No child when no plugin pass declares an option.
+/// its plugin and pass, never a dead host. No child when no pass has a check.
 Status checkPassOptionsIsolated(Pipeline& pipeline, double timeoutSeconds);
 
 }  // namespace ptoplug::host

@@ -17,6 +17,10 @@ json stringList(const char* const* items, size_t count) {
 
 std::string text(const char* s) { return s ? s : ""; }
 
+// Stands in a copy for a pass's check of its option values (ABI 1.2), so that the copy says the pass has
+// one; the check itself runs only where the plugin's code is loaded (driver/plugin_probe.cpp).
+pto_status checkElsewhere(const pto_host_api*, pto_run_context*) { return PTO_ERR_UNSUPPORTED; }
+
 }  // namespace
 
 std::string DescriptorCopy::serialize(const pto_plugin_desc& d) {
@@ -34,7 +38,8 @@ std::string DescriptorCopy::serialize(const pto_plugin_desc& d) {
                           {"required", stringList(p.required_properties, p.required_count)},
                           {"produced", stringList(p.produced_properties, p.produced_count)},
                           {"invalidated", stringList(p.invalidated_properties, p.invalidated_count)},
-                          {"options", options}});
+                          {"options", options},
+                          {"check_options", optionCheck(p) != nullptr}});
     }
     json verifiers = json::array();
     for (size_t i = 0; i < d.verifier_count; ++i)
@@ -90,6 +95,7 @@ Expected<std::unique_ptr<DescriptorCopy>> DescriptorCopy::parse(std::string_view
             pd.run = nullptr;
             pd.options = options.data();
             pd.option_count = options.size();
+            pd.check_options = p.at("check_options").get<bool>() ? checkElsewhere : nullptr;
             copy->passList_.push_back(&pd);
         }
         for (const json& v : all.at("verifiers")) {

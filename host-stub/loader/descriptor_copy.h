@@ -1,8 +1,9 @@
 // A plugin's descriptor as data, without its code: the names, versions, passes (their properties and
 // options) and verifiers (their properties) of a pto_plugin_desc, deep-copied, with every run function
-// NULL. pto-host's own process never loads a plugin: the child that loads them sends each descriptor over
-// as text (serialize), and pto-host builds its pipeline from the copies (parse, LoadedPlugin::described);
-// the workers load the plugins themselves and check that they are what the copies say.
+// NULL (a pass's check of its option values, where it has one, a stand-in of the host's that fails). pto-host's own
+// process never loads a plugin: the child that loads them sends each descriptor over as text (serialize), and pto-host
+// builds its pipeline from the copies (parse, LoadedPlugin::described); the workers load the plugins themselves and
+// check that they are what the copies say.
 #pragma once
 
 #include <deque>
