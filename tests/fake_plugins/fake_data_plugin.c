@@ -17,6 +17,8 @@
  *   FAKE_REFUSES_OPTION     a harmless pass whose int option "level" (default 1) is checked at load (ABI 1.2
  *                           check_options): a level above 3 is refused ("must be at most 3"), and a level of
  *                           0 makes the check die of SIGSEGV
+ *   FAKE_REFUSES_DEFAULT    as FAKE_REFUSES_OPTION, but the declared default of "level" is 9, which its check
+ *                           refuses
  *   FAKE_USES_BEFORE_DEF    a pass that puts `early = v` just before the first assignment of a variable v in a
  *                           statement list (a use before the definition; every node well formed), succeeds
  */
@@ -155,7 +157,12 @@ static const pto_option_desc* const options[] = {&strictOption};
 #define FAKE_HAS_VERIFIER
 #endif
 
-#if defined(FAKE_REFUSES_OPTION)
+#if defined(FAKE_REFUSES_OPTION) || defined(FAKE_REFUSES_DEFAULT)
+#if defined(FAKE_REFUSES_DEFAULT)
+#define FAKE_LEVEL_DEFAULT "9"
+#else
+#define FAKE_LEVEL_DEFAULT "1"
+#endif
 static pto_status check_options(const pto_host_api* host, pto_run_context* ctx) {
     static const char kName[] = "level", kWhy[] = "must be at most 3";
     pto_value v;
@@ -166,7 +173,7 @@ static pto_status check_options(const pto_host_api* host, pto_run_context* ctx) 
     if (level == 0) raise(SIGSEGV);
     return level > 3 ? host->refuse_option(ctx, name, why) : PTO_OK;
 }
-static const pto_option_desc levelOption = {sizeof(pto_option_desc), "level", PTO_OPTION_INT, "1",
+static const pto_option_desc levelOption = {sizeof(pto_option_desc), "level", PTO_OPTION_INT, FAKE_LEVEL_DEFAULT,
                                             "from 1 to 3; 0 crashes the check"};
 static const pto_option_desc* const options[] = {&levelOption};
 #define FAKE_OPTIONS .options = options, .option_count = 1, .check_options = check_options,

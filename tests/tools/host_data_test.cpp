@@ -133,6 +133,15 @@ TEST(DataOptions, APassRefusesAnOptionValueAtLoadBeforeAnyInputIsRead) {
         << crashed.err;
     EXPECT_EQ(crashed.err.find(missing), std::string::npos) << crashed.err;
 
+    // A refused default is named as such: the plugin's own value.
+    auto byDefault = runProcess(hostWithFake(tmp, "refuses_default", {"run", missing, "-o", tmp / "a.json"}));
+    EXPECT_EQ(byDefault.exitCode, 4) << byDefault.err;
+    EXPECT_NE(byDefault.err.find("<declared default>: error: plugin 'fake' (" + test::fakeLibrary("refuses_default") +
+                                 ") refuses option 'level' of pass FakePass, '9' (from default): must be at most 3"),
+              std::string::npos)
+        << byDefault.err;
+    EXPECT_NE(byDefault.err.find("hint: the plugin refuses its own default"), std::string::npos) << byDefault.err;
+
     auto accepted = runProcess(hostWithFake(
         tmp, "refuses_option", {"--pass-option", "FakePass.level=3", "run", input(), "-o", tmp / "b.json"}));
     EXPECT_EQ(accepted.exitCode, 0) << accepted.err;
