@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "cli/cli.h"
+#include "driver/inputs.h"
 #include "graph/context_flow.h"
 #include "graph/dot.h"
 #include "graph/render.h"
@@ -24,10 +25,16 @@ Command addGraphCommand(CLI::App& app, Cli& cli) {
     graph->add_option("input", args->input, "IR file (- for stdin)")->required();
     graph->add_option("-o,--output", args->output, "output: .dot (the default, - for stdout) or .svg (needs Graphviz)")
         ->check(kPath);
-    graph->add_option("--function", args->function, "draw only the functions around this one");
+    CLI::Option* function = graph->add_option("--function", args->function, "draw only the functions around this one");
     graph->add_option("--depth", args->depth, "with --function: how many calls away (default 1)")
-        ->check(CLI::Range(0, 1000));
+        ->check(CLI::Range(0, 1000))
+        ->needs(function);
     return {graph, [&cli, args] {
+                // The name says the format, and the graph is never written over the program it draws.
+                if (Status err = graph::checkGraphPath(args->output)) return cli.fail(*err, host::kExitUsage);
+                if (Status err = host::checkSideOutput("the graph", args->output, {singleFile(args->input, "")},
+                                                       "write the graph to a file of its own"))
+                    return cli.fail(*err, host::kExitUsage);
                 auto doc = ir::readFile(args->input);
                 if (!doc) return cli.fail(doc.error(), host::kExitBadInput);
                 const graph::ContextFlow flow = graph::contextFlowOf(**doc);

@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "driver/inputs.h"
+#include "graph/render.h"
 
 namespace ptoplug::cli {
 
@@ -80,6 +82,13 @@ Command addRunCommand(CLI::App& app, Cli& cli) {
                 }
                 const std::vector<host::BatchItem> one{singleFile(args->input, args->output)};
                 if (!cli.outputSparesInput(one.front())) return int{host::kExitUsage};
+                if (!cli.file.graphAfterPath.empty()) {
+                    Status err = graph::checkGraphPath(cli.file.graphAfterPath);
+                    if (!err)
+                        err = host::checkSideOutput("the graph", cli.file.graphAfterPath, one,
+                                                    "write the graph to a file of its own");
+                    if (err) return cli.fail(*err, host::kExitUsage);
+                }
                 host::IsolationOptions isolation = cli.isolation;
                 isolation.jobs = 1;
                 isolation.summary = false;

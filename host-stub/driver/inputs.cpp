@@ -246,18 +246,35 @@ Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std
     return std::nullopt;
 }
 
-Status checkReportPath(const std::string& report, const std::vector<BatchItem>& items) {
-    const char* hint = "write the report outside the inputs and --out-dir, or under another name";
+Status checkSideOutput(const std::string& what, const std::string& path, const std::vector<BatchItem>& items,
+                       const std::string& hint) {
+    if (path == "-") {
+        for (const BatchItem& item : items)
+            if (item.problem.empty() && item.output == "-")
+                return fileError(path, what + " and the output of " + item.input + " would both go to stdout", hint);
+        return std::nullopt;
+    }
     const fs::path cwd = fs::current_path();
-    const std::string normal = normalPath(report, cwd);
-    const std::optional<FileId> id = fileId(report);  // through links: a report must not land on a file in use
+    const std::string normal = normalPath(path, cwd);
+    const std::optional<FileId> id = fileId(path);  // through links: it must not land on a file in use
     for (const BatchItem& item : items) {
         if (id && item.input != "-" && fileId(item.input) == id)
-            return fileError(report, "the report would overwrite an input of this run (" + item.input + ")", hint);
-        if (item.problem.empty() && (normalPath(item.output, cwd) == normal || (id && fileId(item.output) == id)))
-            return fileError(report,
-                             "the report would overwrite the output of " + item.input + " (" + item.output + ")", hint);
+            return fileError(path, what + " would overwrite an input of this run (" + item.input + ")", hint);
+        if (item.problem.empty() && !item.output.empty() && item.output != "-" &&
+            (normalPath(item.output, cwd) == normal || (id && fileId(item.output) == id)))
+            return fileError(path, what + " would overwrite the output of " + item.input + " (" + item.output + ")",
+                             hint);
     }
+    return std::nullopt;
+}
+
+Status checkReportPath(const std::string& report, const std::vector<BatchItem>& items) {
+    if (Status err = checkSideOutput("the report", report, items,
+                                     "write the report outside the inputs and --out-dir, or under another name"))
+        return err;
+    const fs::path cwd = fs::current_path();
+    const std::string normal = normalPath(report, cwd);
+    const std::optional<FileId> id = fileId(report);
     std::error_code ec;
     if (fs::is_directory(report, ec))
         return fileError(report, "the report would be written over a folder",

@@ -46,6 +46,13 @@ Expected<std::vector<BatchItem>> expandBatchInputs(const std::vector<std::string
 Status checkOutputsSpareInputs(const std::vector<std::string>& inputs, const std::string& outDir,
                                const std::vector<BatchItem>& items, bool allowInPlace);
 
+/// Fails when `path`, a file written beside the programs (`what`: "the report", "the graph"), would
+/// overwrite an input or an output of `items` (never allowed, not even with --in-place: it is no program),
+/// or go to stdout ("-") with an output that does. An item's empty output is none (a command that writes
+/// no program).
+Status checkSideOutput(const std::string& what, const std::string& path, const std::vector<BatchItem>& items,
+                       const std::string& hint);
+
 /// Fails when the batch report at `report` would overwrite an input or an output of `items` (never
 /// allowed, not even with --in-place), is a folder, or cannot be written where it is asked for (its folder
 /// is made here, so that a bad path fails before any file is run rather than after all of them).

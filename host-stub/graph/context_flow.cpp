@@ -62,36 +62,38 @@ std::string shown(const Value& v) {
     return "...";
 }
 
-// Every call and submit of a program function in `root`, in pre-order over the fields (each node once).
+// Every node in `root`, in pre-order over the fields (each node once; types hold no nodes of the program).
 template <class F>
-void forEachCall(const Value* root, std::unordered_set<const Node*>& seen, F&& f) {
+void forEachNode(const Value* root, std::unordered_set<const Node*>& seen, F&& f) {
     if (!root || !root->isNode() || !seen.insert(root->n).second) return;
     const Node& n = *root->n;
-    if (n.type == K::Call || n.type == K::Submit) {
+    f(n);
+    for (auto member : n.fields) {
+        if (member.key == K::type) continue;
+        ir::forEachNodeSlot(member.value, [&](const Value& child) { forEachNode(&child, seen, f); });
+    }
+}
+
+// Every call and submit of a program function in `root`, in walk order.
+template <class F>
+void forEachCall(const Value* root, std::unordered_set<const Node*>& seen, F&& f) {
+    forEachNode(root, seen, [&](const Node& n) {
+        if (n.type != K::Call && n.type != K::Submit) return;
         bool global = false;
         std::string_view callee = opName(n, &global);
         if (global) f(n, callee);
-    }
-    for (auto member : n.fields) {
-        if (member.key == K::type) continue;  // types hold no calls
-        ir::forEachNodeSlot(member.value, [&](const Value& child) { forEachCall(&child, seen, f); });
-    }
+    });
 }
 
 // What each variable of a function is bound to by an assignment (the first binding).
 void collectBindings(const Value* root, std::unordered_set<const Node*>& seen,
                      std::unordered_map<const Node*, const Node*>& bound) {
-    if (!root || !root->isNode() || !seen.insert(root->n).second) return;
-    const Node& n = *root->n;
-    if (n.type == K::AssignStmt) {
+    forEachNode(root, seen, [&](const Node& n) {
+        if (n.type != K::AssignStmt) return;
         const Value* var = n.field(K::var);
         const Value* value = n.field(K::value);
         if (var && var->isNode() && value && value->isNode()) bound.emplace(var->n, value->n);
-    }
-    for (auto member : n.fields) {
-        if (member.key == K::type) continue;
-        ir::forEachNodeSlot(member.value, [&](const Value& child) { collectBindings(&child, seen, bound); });
-    }
+    });
 }
 
 std::string kindOf(const Node& fn) {
@@ -107,6 +109,7 @@ std::string kindOf(const Node& fn) {
 }
 
 struct FunctionFacts {
+    const Value* value;  ///< the function, as the program holds it
     const Node* node;
     std::vector<size_t> distParams;  ///< indices of the DistributedTensor params
 };
@@ -121,7 +124,7 @@ public:
         for (const Value& entry : itemsOf(root.n->field(K::functions))) {
             const Value* fn = entry.kind == Kind::Map ? entry.m->find(K::value) : nullptr;
             if (!fn || !fn->isNode()) continue;
-            FunctionFacts facts{fn->n, {}};
+            FunctionFacts facts{fn, fn->n, {}};
             const std::span<const Value> params = itemsOf(fn->n->field(K::params));
             for (size_t i = 0; i < params.size(); ++i)
                 if (params[i].isNode() && typeKindOf(*params[i].n) == "DistributedTensorType")
@@ -234,30 +237,38 @@ private:
         }
     }
 
-    // An error diagnostic goes on the call whose span starts where it does, else on the function whose
-    // span holds its line.
+    // An error diagnostic goes on the call whose span starts where it does, else on the function that is or
+    // holds a node whose span starts there (a loop or branch the pass refuses: pypto's function spans give
+    // only the line of the `def`, so the place is found among the function's nodes, not within its span).
     void place(const host::Diagnostic& d) {
-        if (d.line >= 0)
-            for (const auto& [call, index] : calls_) {
-                const Value* span = call->field(K::span);
-                if (!span) continue;
-                const ir::Span s = doc_.span(*span);
-                if (s.file == d.file && s.beginLine == d.line && s.beginColumn == d.column) {
-                    flow_.calls[index].error = d.message;
+        // As the diagnostic prints, so that the drawing and the terminal name the same place.
+        const std::string error = (d.line >= 0 ? (d.file.empty() ? "line " : d.file + ":") + std::to_string(d.line) +
+                                                     ":" + std::to_string(d.column) + ": "
+                                               : std::string()) +
+                                  "error: " + d.message;
+        auto startsThere = [&](const Node& n) {
+            const Value* span = n.field(K::span);
+            if (!span) return false;
+            const ir::Span s = doc_.span(*span);
+            return s.file == d.file && s.beginLine == d.line && s.beginColumn == d.column;
+        };
+        if (d.line >= 0) {
+            for (const auto& [call, index] : calls_)
+                if (startsThere(*call)) {
+                    flow_.calls[index].error = error;
                     return;
                 }
-            }
-        if (d.line >= 0)
             for (size_t i = 0; i < order_.size(); ++i) {
-                const Value* span = order_[i].node->field(K::span);
-                if (!span) continue;
-                const ir::Span s = doc_.span(*span);
-                if (s.file == d.file && s.beginLine <= d.line && d.line <= s.endLine) {
-                    flow_.functions[i].error = d.message;
+                bool found = false;
+                std::unordered_set<const Node*> seen;
+                forEachNode(order_[i].value, seen, [&](const Node& n) { found = found || startsThere(n); });
+                if (found) {
+                    flow_.functions[i].error = error;
                     return;
                 }
             }
-        flow_.unplaced.push_back(d.message);
+        }
+        flow_.unplaced.push_back(error);
     }
 
     const ir::Document& doc_;

@@ -37,7 +37,7 @@ struct CallEdge {
     std::string caller, callee;
     bool submit = false;
     std::vector<PassedTensor> passed;
-    std::string error;  ///< the message of an error diagnostic whose span is this call's
+    std::string error;  ///< an error diagnostic whose span is this call's ("file:line:col: error: message")
 };
 
 struct FunctionNode {
@@ -52,7 +52,7 @@ struct FunctionNode {
 struct ContextFlow {
     std::vector<FunctionNode> functions;  ///< in program order
     std::vector<CallEdge> calls;          ///< in program order, then walk order within each function
-    std::vector<std::string> unplaced;    ///< error messages placed on no function
+    std::vector<std::string> unplaced;    ///< errors placed on no function (as `error` above)
 };
 
 /// What a program held before a pass: each function's parameter count and its calls' argument counts in

@@ -97,7 +97,7 @@ std::string toDot(const ContextFlow& flow, const DotOptions& options) {
     std::string title = options.title.empty() ? "context flow" : "context flow of " + options.title;
     if (focused) title += ", " + std::to_string(options.depth) + " call(s) around " + options.focus;
     out += "  graph [rankdir=LR, fontname=\"Helvetica\", labelloc=t, label=<" + html(title);
-    for (const std::string& message : flow.unplaced) out += "<br/>" + colored(kError, wrapped("error: " + message));
+    for (const std::string& message : flow.unplaced) out += "<br/>" + colored(kError, wrapped(message));
     out += ">];\n";
     out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];\n";
     out += "  edge [fontname=\"Helvetica\", fontsize=10];\n";
@@ -115,7 +115,7 @@ std::string toDot(const ContextFlow& flow, const DotOptions& options) {
         }
         std::string attrs;
         if (!f.error.empty()) {
-            label += "<br/>" + colored(kError, wrapped("error: " + f.error));
+            label += "<br/>" + colored(kError, wrapped(f.error));
             attrs = ", color=\"" + std::string(kError) + "\", penwidth=2";
         }
         out += "  " + id(f.name) + " [label=<" + label + ">" + attrs + "];\n";
@@ -126,7 +126,7 @@ std::string toDot(const ContextFlow& flow, const DotOptions& options) {
         for (const PassedTensor& p : e.passed) label += "<br/>" + contextOf(p);
         std::string attrs;
         if (!e.error.empty()) {
-            label += "<br/>" + colored(kError, wrapped("error: " + e.error));
+            label += "<br/>" + colored(kError, wrapped(e.error));
             attrs = ", color=\"" + std::string(kError) + "\", penwidth=2";
         } else if (e.submit) {
             attrs = ", style=dashed";

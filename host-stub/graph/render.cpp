@@ -63,11 +63,21 @@ Expected<std::string> renderSvg(const std::string& path, const std::string& dotT
     return svg;
 }
 
+bool endsWith(const std::string& path, std::string_view suffix) {
+    return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace
+
+Status checkGraphPath(const std::string& path) {
+    if (path == "-" || endsWith(path, ".dot") || endsWith(path, ".gv") || endsWith(path, ".svg")) return std::nullopt;
+    return fileError(path, "cannot tell the graph's format from this name",
+                     "name it .dot or .gv (Graphviz's text), .svg (rendered by Graphviz's dot), or - for stdout");
+}
 
 Status writeGraph(const std::string& path, const std::string& dotText) {
     std::string svg;
-    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".svg") == 0) {
+    if (endsWith(path, ".svg")) {
         auto rendered = renderSvg(path, dotText);
         if (!rendered) return rendered.error();
         svg = std::move(*rendered);

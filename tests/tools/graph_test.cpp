@@ -3,6 +3,7 @@
 // of the drawing, run the test with PTOPLUG_UPDATE_GRAPHS=1 and review the diff of those files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -31,24 +32,24 @@ struct GraphCase {
     int exitCode;
 };
 
+std::vector<std::string> graphAfter(const TempDir& tmp, const std::string& input) {
+    return {"run", input, "-o", tmp / "out.json", "--graph-after", "MaterializeDistTensorCtx", "-"};
+}
+
 TEST(Graph, TheExamplesAndPyptosFixturesAreDrawnAsTheirGoldenFiles) {
     TempDir tmp;
-    const std::string mdtc = "MaterializeDistTensorCtx";
-    auto after = [&](const std::string& input) {
-        return std::vector<std::string>{"run", input, "-o", tmp / "out.json", "--graph-after", mdtc, "-"};
-    };
+    auto after = [&](const std::string& input) { return graphAfter(tmp, input); };
     const std::vector<GraphCase> cases = {
         {"host_dispatch", {"graph", examples() + "/host_dispatch.json"}, 0},
         {"host_dispatch.after", after(examples() + "/host_dispatch.json"), 0},
+        {"dispatch_6", {"graph", examples() + "/dispatch_6.json"}, 0},
+        {"dispatch_6.after", after(examples() + "/dispatch_6.json"), 0},
         {"dispatch_6.focus", {"graph", examples() + "/dispatch_6.json", "--function", "chip_orch_00002"}, 0},
+        {"same_window_4", {"graph", examples() + "/same_window_4.msgpack"}, 0},
+        {"same_window_4.after", after(examples() + "/same_window_4.msgpack"), 0},
         {"param_alias.after", after(unit("param_alias_forwards_materialized_comm_ctx_param")), 0},
         {"buffer_aliasing.after", after(unit("buffer_aliasing_view_inherits_source_context")), 0},
         {"random_1207.after", after(test::dataDir() + "/pypto-random/1207/before.json"), 0},
-        // pypto's error cases: the call the pass cannot give a context is marked with pypto's message.
-        {"error_device_call.after", after(unit("device_call_without_materialized_context_rejects_synthesized_prefix")),
-         1},
-        {"error_loop_rebinding.after", after(unit("loop_rebinding_carry_to_another_distributed_tensor_is_rejected")),
-         1},
     };
     for (const GraphCase& c : cases) {
         std::vector<std::string> argv{test::kHost};
@@ -57,6 +58,34 @@ TEST(Graph, TheExamplesAndPyptosFixturesAreDrawnAsTheirGoldenFiles) {
         EXPECT_EQ(r.exitCode, c.exitCode) << c.name << ": " << r.err;
         expectGraph(c.name, r.out);
     }
+}
+
+// Every fixture pypto refuses (an error.txt beside its before.json): the drawing after the pass marks, in
+// red, the call it could not give a context, or the function holding the loop or branch it refused, with
+// the error as the terminal prints it. Golden files: errors/<fixture set>.<fixture>.dot.
+TEST(Graph, EveryFixturePyptoRefusesIsDrawnWithItsErrorInPlace) {
+    TempDir tmp;
+    int fixtures = 0;
+    for (const char* set : {"pypto-unit", "pypto-random"}) {
+        std::vector<fs::path> dirs;
+        for (const auto& entry : fs::directory_iterator(test::dataDir() + "/" + set))
+            if (fs::exists(entry.path() / "error.txt")) dirs.push_back(entry.path());
+        std::sort(dirs.begin(), dirs.end());
+        for (const fs::path& dir : dirs) {
+            const std::string name = std::string(set) + "." + dir.filename().string();
+            std::vector<std::string> argv{test::kHost};
+            for (const std::string& arg : graphAfter(tmp, (dir / "before.json").string())) argv.push_back(arg);
+            auto r = runProcess(argv);
+            EXPECT_EQ(r.exitCode, 1) << name << ": " << r.err;
+            // The place and the message are the diagnostic's own, on a call or function (penwidth=2).
+            const std::string place = r.err.substr(0, r.err.find(" error: "));
+            EXPECT_NE(r.out.find(place + " error: "), std::string::npos) << name << ": " << r.err;
+            EXPECT_NE(r.out.find("penwidth=2"), std::string::npos) << name;
+            expectGraph("errors/" + name, r.out);
+            ++fixtures;
+        }
+    }
+    EXPECT_EQ(fixtures, 13);
 }
 
 TEST(Graph, ANeighbourhoodKeepsTheFunctionsWithinTheDepth) {
