@@ -133,7 +133,7 @@ pto_status createVar(pto_run_context* ctx, pto_string name, pto_value type, pto_
     PTO_REQUIRE(pto_node_is_null(spanSource) || toNode(ctx, spanSource), PTO_ERR_INVALID_HANDLE);
     PTO_REQUIRE(t->kind == Kind::Map && t->m->find(K::type_kind), PTO_ERR_WRONG_KIND);
     return guarded([&] {
-        *out = fromNode(ctx, ir::makeVar(ctx->doc, view(name), *t, spanOf(ctx, spanSource)));
+        *out = fromNode(ctx, ir::makeVar(ctx->doc, view(name), ir::copyValue(ctx->doc, *t), spanOf(ctx, spanSource)));
         return PTO_OK;
     });
 }
@@ -151,7 +151,8 @@ pto_status createOpCall(pto_run_context* ctx, pto_string op, const pto_node* arg
         }
         const Value* name = ctx->lastOp.kind == Kind::Map ? ctx->lastOp.m->find(K::name) : nullptr;
         if (!name || name->strView() != view(op)) ctx->lastOp = ir::makeOp(ctx->doc, view(op));
-        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, ctx->lastOp, nodes.span(), *t, spanOf(ctx, spanSource)));
+        *out = fromNode(ctx, ir::makeOpCall(ctx->doc, ctx->lastOp, nodes.span(), ir::copyValue(ctx->doc, *t),
+                                            spanOf(ctx, spanSource)));
         return PTO_OK;
     });
 }

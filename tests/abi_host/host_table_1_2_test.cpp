@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "abi_host/table_fixture.h"
+#include "ir/reader.h"
+#include "ir/writer.h"
 
 namespace ptoplug {
 namespace {
@@ -37,6 +39,26 @@ std::vector<pto_walk_position> uses(const T& t, pto_node root, pto_node var) {
     EXPECT_EQ(t.h->var_uses(t.ctx, root, var, out.data(), out.size(), &again), PTO_OK);
     EXPECT_EQ(again, n);
     return out;
+}
+
+// A type read from one node and given to create_var (or create_op_call) is copied: were its map shared by
+// two nodes, the shape's nodes inside it would be written in full twice, and the file would not read back.
+TEST_F(HostTable12, ATypeReadFromANodeIsCopiedWhereItIsUsedAgain) {
+    EXPECT_EQ(run([](const pto_host_api* h, pto_run_context* ctx) {
+                  T t{h, ctx};
+                  const pto_node chip = t.function("chip_orch");
+                  const pto_node data = t.child(chip, PTO_FIELD_PARAMS, 0);
+                  const pto_value type = t.field(data, PTO_FIELD_TYPE);
+                  pto_node copy{};
+                  EXPECT_EQ(h->create_var(ctx, S("data_again"), type, data, &copy), PTO_OK);
+                  EXPECT_EQ(h->function_append_param(ctx, chip, copy, PTO_PARAM_IN), PTO_OK);
+                  return PTO_OK;
+              }),
+              PTO_OK);
+    auto bytes = ir::writeToString(*doc, ir::WriteOptions{ir::Format::MsgPack, false});
+    ASSERT_TRUE(bytes.ok()) << bytes.error().format();
+    auto back = ir::readDocument(*bytes, ir::Format::MsgPack, "out.msgpack");
+    EXPECT_TRUE(back.ok()) << back.error().format();
 }
 
 TEST_F(HostTable12, AppendStmtsFillsAnEmptyListAndGoesAfterEverythingElse) {
