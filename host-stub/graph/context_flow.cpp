@@ -9,17 +9,13 @@
 namespace ptoplug::graph {
 namespace {
 
+using ir::itemsOf;
 using ir::Kind;
 using ir::Node;
 using ir::Value;
 namespace K = ir::K;
 
 constexpr std::string_view kGetCommCtx = "pld.system.get_comm_ctx";
-
-std::span<const Value> itemsOf(const Value* v) {
-    if (!v || v->kind != Kind::Array || v->a->size == 0) return {};
-    return {v->a->items, v->a->size};
-}
 
 std::string_view strField(const Node& n, uint32_t key) {
     const Value* v = n.field(key);
@@ -74,26 +70,39 @@ void forEachNode(const Value* root, std::unordered_set<const Node*>& seen, F&& f
     }
 }
 
-// Every call and submit of a program function in `root`, in walk order.
+// Calls `f(node)` for every node below `root` (types left out: they hold no calls or assignments), each
+// once, in pre-order over the fields.
 template <class F>
-void forEachCall(const Value* root, std::unordered_set<const Node*>& seen, F&& f) {
-    forEachNode(root, seen, [&](const Node& n) {
-        if (n.type != K::Call && n.type != K::Submit) return;
+void forEachNodeOnce(const Value* root, std::unordered_set<const Node*>& seen, F&& f) {
+    if (!root || !root->isNode() || !seen.insert(root->n).second) return;
+    f(*root->n);
+    for (auto member : root->n->fields)
+        if (member.key != K::type)
+            ir::forEachNodeSlot(member.value, [&](const Value& child) { forEachNodeOnce(&child, seen, f); });
+}
+
+// Every call and submit of a program function in `root`, in pre-order (each node once).
+template <class F>
+void forEachCall(const Value* root, F&& f) {
+    std::unordered_set<const Node*> seen;
+    forEachNodeOnce(root, seen, [&](const Node& n) {
         bool global = false;
-        std::string_view callee = opName(n, &global);
-        if (global) f(n, callee);
+        if (n.type != K::Call && n.type != K::Submit) return;
+        if (std::string_view callee = opName(n, &global); global) f(n, callee);
     });
 }
 
 // What each variable of a function is bound to by an assignment (the first binding).
-void collectBindings(const Value* root, std::unordered_set<const Node*>& seen,
-                     std::unordered_map<const Node*, const Node*>& bound) {
-    forEachNode(root, seen, [&](const Node& n) {
+std::unordered_map<const Node*, const Node*> bindingsOf(const Value* root) {
+    std::unordered_map<const Node*, const Node*> bound;
+    std::unordered_set<const Node*> seen;
+    forEachNodeOnce(root, seen, [&](const Node& n) {
         if (n.type != K::AssignStmt) return;
         const Value* var = n.field(K::var);
         const Value* value = n.field(K::value);
         if (var && var->isNode() && value && value->isNode()) bound.emplace(var->n, value->n);
     });
+    return bound;
 }
 
 std::string kindOf(const Node& fn) {
@@ -155,15 +164,12 @@ private:
                 node.addedParams = static_cast<int>(params.size() - was->second);
         flow_.functions.push_back(node);
 
-        std::unordered_set<const Node*> seen;
-        std::unordered_map<const Node*, const Node*> bound;
-        collectBindings(fn.field(K::body), seen, bound);
-        seen.clear();
+        const std::unordered_map<const Node*, const Node*> bound = bindingsOf(fn.field(K::body));
         const std::vector<size_t>* argsBefore = nullptr;
         if (before_)
             if (auto was = before_->callArgs.find(name); was != before_->callArgs.end()) argsBefore = &was->second;
         size_t index = 0;
-        forEachCall(fn.field(K::body), seen, [&](const Node& call, std::string_view callee) {
+        forEachCall(fn.field(K::body), [&](const Node& call, std::string_view callee) {
             const size_t argCountBefore = argsBefore && index < argsBefore->size() ? (*argsBefore)[index] : SIZE_MAX;
             ++index;
             edge(name, call, callee, paramSet, bound, argCountBefore);
@@ -291,8 +297,7 @@ Snapshot snapshotOf(const ir::Document& doc) {
         const std::string name(strField(*fn->n, K::name));
         s.params[name] = itemsOf(fn->n->field(K::params)).size();
         std::vector<size_t>& args = s.callArgs[name];
-        std::unordered_set<const Node*> seen;
-        forEachCall(fn->n->field(K::body), seen,
+        forEachCall(fn->n->field(K::body),
                     [&](const Node& call, std::string_view) { args.push_back(itemsOf(call.field(K::args)).size()); });
     }
     return s;

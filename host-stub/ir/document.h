@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -214,6 +215,31 @@ inline Value Value::ref(Node* v) {
 bool isAttrEntry(const Value& item, std::string_view name);
 /// The first entry named `name` of the attrs or kwargs list `list` (null or not a list: none), or nullptr.
 Map* findAttrEntry(const Value* list, std::string_view name);
+
+/// The items of `v` where it is an array, else none (also for nullptr).
+inline std::span<const Value> itemsOf(const Value* v) {
+    if (!v || v->kind != Kind::Array || v->a->size == 0) return {};
+    return {v->a->items, v->a->size};
+}
+
+/// Calls `f(field)` for each field of type map `type` that holds expressions naming variables, as pypto's
+/// var_collectors reads a type: the shape, a memref's slot index, a tensor or tile view's valid shape,
+/// stride and start offset, and the same of a tuple's element types. A field is a node or a list of them.
+template <class F>
+void forEachTypeExprField(const Value* type, F&& f) {
+    if (!type || type->kind != Kind::Map) return;
+    const Map& t = *type->m;
+    if (const Value* shape = t.find(K::shape)) f(shape);
+    if (const Value* memref = t.find(K::memref); memref && memref->kind == Kind::Map)
+        if (const Value* slot = memref->m->find(K::slot_index)) f(slot);
+    for (uint32_t view : {K::tensor_view, K::tile_view}) {
+        const Value* v = t.find(view);
+        if (!v || v->kind != Kind::Map) continue;
+        for (uint32_t key : {K::valid_shape, K::stride, K::start_offset})
+            if (const Value* field = v->m->find(key)) f(field);
+    }
+    for (const Value& element : itemsOf(t.find(K::types))) forEachTypeExprField(&element, f);
+}
 
 /// Calls `f(v)` for every node occurrence (Node or Ref) inside `v`, through its arrays and maps but not
 /// into the nodes: the edges a value gives its node. Recursive in the value's own nesting only.

@@ -1,18 +1,11 @@
 #include "ir/use_after_def.h"
 
-#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace ptoplug::ir {
 namespace {
-
-// The items of `v` where it is an array, else none.
-std::span<const Value> itemsOf(const Value* v) {
-    if (!v || v->kind != Kind::Array || v->a->size == 0) return {};
-    return {v->a->items, v->a->size};
-}
 
 // One function's walk, in the order of pypto's IRVisitor (its header, then its body; an assignment's value
 // before its variable). The variables in scope are marks by node index with an undo log, so that leaving
@@ -112,45 +105,26 @@ private:
         return false;
     }
 
-    // The expressions inside a type that name variables: shapes, views, a memref's slot index; a tuple's
-    // element types. A variable's own type is read where the variable is used.
+    // The expressions inside a type that name variables (ir::forEachTypeExprField). A variable's own type
+    // is read where the variable is used.
     void typeExprs(const Value* type) {
-        if (!type || type->kind != Kind::Map || failed() || inType_) return;
+        if (failed() || inType_) return;
         inType_ = true;
-        const Map& t = *type->m;
-        exprList(t.find(K::shape));
-        if (const Value* memref = t.find(K::memref); memref && memref->kind == Kind::Map)
-            expr(memref->m->find(K::slot_index));
-        for (uint32_t view : {K::tensor_view, K::tile_view}) {
-            const Value* v = t.find(view);
-            if (!v || v->kind != Kind::Map) continue;
-            exprList(v->m->find(K::valid_shape));
-            exprList(v->m->find(K::stride));
-            expr(v->m->find(K::start_offset));
-        }
+        forEachTypeExprField(type, [&](const Value* field) {
+            if (field->kind == Kind::Array)
+                exprList(field);
+            else
+                expr(field);
+        });
         inType_ = false;
-        for (const Value& element : itemsOf(t.find(K::types))) typeExprs(&element);
     }
     // The variables a type names, bound (a signature's shape variables; in SSA form, an assigned one's).
     void bindTypeVars(const Value* type) {
-        if (!type || type->kind != Kind::Map) return;
-        const Map& t = *type->m;
-        auto bindAll = [&](const Value* v) {
-            if (v)
-                forEachNodeSlot(*v, [&](const Value& n) {
-                    if (n.n->type == K::Var || n.n->type == K::IterArg) define(n.n);
-                });
-        };
-        bindAll(t.find(K::shape));
-        if (const Value* memref = t.find(K::memref); memref && memref->kind == Kind::Map)
-            bindAll(memref->m->find(K::slot_index));
-        for (uint32_t view : {K::tensor_view, K::tile_view})
-            if (const Value* v = t.find(view); v && v->kind == Kind::Map) {
-                bindAll(v->m->find(K::valid_shape));
-                bindAll(v->m->find(K::stride));
-                bindAll(v->m->find(K::start_offset));
-            }
-        for (const Value& element : itemsOf(t.find(K::types))) bindTypeVars(&element);
+        forEachTypeExprField(type, [&](const Value* field) {
+            forEachNodeSlot(*field, [&](const Value& n) {
+                if (n.n->type == K::Var || n.n->type == K::IterArg) define(n.n);
+            });
+        });
     }
 
     // Attr values hold nodes as tagged maps (Var, VarList, Expr): every node in them is an expression.
