@@ -5,6 +5,9 @@
 
 #include <ptoplug/ptoplug.hpp>
 
+#include "api/program_access.h"
+#include "pypto_graph_reader.h"
+
 namespace py = pybind11;
 
 namespace {
@@ -53,6 +56,17 @@ PYBIND11_MODULE(_ptoplug, m) {
         .def_static("read", &ptoplug::Program::read, py::arg("path"))
         .def_static(
             "from_bytes", [](py::bytes b) { return ptoplug::Program::from_bytes(std::string(b)); }, py::arg("data"))
+        .def_static(
+            "from_pypto",
+            [](py::handle program) -> py::tuple {
+                // (the Program, "") read from the pypto Program's objects, or (None, what it holds that
+                // is not read so): the caller then serializes it.
+                std::string unsupported;
+                auto doc = ptoplug::python::readPyptoGraph(program.ptr(), unsupported);
+                if (!doc) return py::make_tuple(py::none(), unsupported);
+                return py::make_tuple(ptoplug::ProgramAccess::fromDocument(std::move(doc)), "");
+            },
+            py::arg("program"))
         .def("write", py::overload_cast<const std::string&>(&ptoplug::Program::write, py::const_), py::arg("path"))
         .def(
             "to_bytes", [](const ptoplug::Program& p, ptoplug::Format f) { return py::bytes(p.to_bytes(f)); },

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "api/program_access.h"
 #include "driver/diagnostics.h"
 #include "driver/process_file.h"
 #include "io/output_file.h"
@@ -77,6 +78,10 @@ Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
+
+Program ProgramAccess::fromDocument(std::unique_ptr<ir::Document> doc) {
+    return Program(std::make_unique<Program::Impl>(Program::Impl{std::move(doc)}));
+}
 
 Program Program::read(const std::string& path) {
     auto doc = ir::readFile(path);

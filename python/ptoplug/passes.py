@@ -90,7 +90,11 @@ def _apply(program, run):
         return native.to_bytes(native.format), result
     pypto = _pypto()
     if pypto is not None and isinstance(program, pypto.ir.Program):
-        native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
+        # Read from the Program's objects; what that reader cannot read exactly as pypto's serializer
+        # writes it (docs/ir_format.md §11.16) goes through the serializer, at its cost.
+        native, _ = _ptoplug.Program.from_pypto(program)
+        if native is None:
+            native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
         try:
             result = run(native)
         except InternalError as error:

@@ -68,16 +68,20 @@ class CapturedStderr:
         self.file.close()
 
 
-@unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
-class AsPyptosPassObject(unittest.TestCase):
+class QuietPypto(unittest.TestCase):
+    """pypto's logger at ERROR during each test: pypto's own checks warn about the generated programs'
+    unused variables."""
+
     def setUp(self):
-        # pypto's own checks warn about the generated programs' unused variables; only errors here.
         self.level = pypto.get_log_level()
         pypto.set_log_level(pypto.LogLevel.ERROR)
 
     def tearDown(self):
         pypto.set_log_level(self.level)
 
+
+@unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
+class AsPyptosPassObject(QuietPypto):
     # The pass succeeds on it; what it produces does not hold (DistTensorCtxMaterialized).
     UNVERIFIED = ("pypto-random", "0012", "before.json")
     REJECTED = ("pypto-unit", "loop_rebinding_carry_to_another_distributed_tensor_is_rejected", "before.msgpack")
@@ -165,15 +169,72 @@ class AsPyptosPassObject(unittest.TestCase):
                       lambda: pypto_passes.materialize_dist_tensor_ctx()(prog), "/".join(case))
 
 
+def fixture_cases():
+    """Every program of tests/data that pypto reads: pypto's unit fixtures (inputs and outputs), the
+    generated programs, and their outputs fed back."""
+    cases = []
+    for root, _, files in os.walk(DATA):
+        if os.path.relpath(root, DATA).split(os.sep)[0] not in ("pypto-unit", "pypto-random", "pypto-fed-back"):
+            continue
+        cases += [os.path.relpath(os.path.join(root, f), DATA) for f in files if f.endswith((".json", ".msgpack"))]
+    return sorted(cases)
+
+
+def through_pyptos_serializer(prog):
+    """What the package did before it read pypto's objects: pypto's bytes of the program, the pass on them,
+    and pypto's reading of ptoplug's bytes."""
+    native = _ptoplug.Program.from_bytes(ir.serialize(prog))
+    passes.materialize_dist_tensor_ctx()._native.run(native, verify=False)
+    return ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
+
+
 @unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
-class ReadmeExample(unittest.TestCase):
-    def setUp(self):
-        self.level = pypto.get_log_level()
-        pypto.set_log_level(pypto.LogLevel.ERROR)
+class ReadFromPyptosObjects(QuietPypto):
+    """A pypto Program is read from its objects (docs/ir_format.md §11.16), not through ir.serialize."""
 
-    def tearDown(self):
-        pypto.set_log_level(self.level)
+    def test_every_fixture_reads_as_pyptos_serialization_of_it_reads(self):
+        read = 0
+        for case in fixture_cases():
+            try:
+                prog = program(case)
+            except Exception:  # noqa: BLE001 - pypto cannot read some host programs (docs/ir_format.md §11.5)
+                continue
+            native, unsupported = _ptoplug.Program.from_pypto(prog)
+            self.assertEqual(unsupported, "", case)
+            serialized = _ptoplug.Program.from_bytes(ir.serialize(prog))
+            self.assertEqual(native.to_bytes(_ptoplug.Format.JSON), serialized.to_bytes(_ptoplug.Format.JSON), case)
+            read += 1
+        self.assertGreater(read, 300)
 
+    def test_every_fixture_gives_what_the_serializers_way_gave(self):
+        for case in fixture_cases():
+            try:
+                prog = program(case)
+            except Exception:  # noqa: BLE001 - as above
+                continue
+            (a, a_out), (b, b_out) = (outcome(lambda: passes.materialize_dist_tensor_ctx()(prog)),
+                                      outcome(lambda: through_pyptos_serializer(prog)))
+            if a == "ok" or b == "ok":
+                self.assertEqual((a, b), ("ok", "ok"), case)
+                ir.assert_structural_equal(a_out, b_out, True)
+            else:
+                self.assertIsInstance(a, type(b), case)  # ptoplug's InternalError is pypto's one too
+                self.assertEqual(a_out, b_out, case)
+
+    def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
+        # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.
+        prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "before.msgpack")
+        functions = list(prog.functions.values())
+        f = functions[0]
+        scaled = ir.Function(f.name, list(zip(f.params, f.param_directions)), f.return_types, f.body, f.span,
+                             f.func_type, f.level, f.role, dict(f.attrs, scale=2.5), f.requires_runtime_binding)
+        prog = ir.Program([scaled] + functions[1:], prog.name, prog.span)
+        self.assertEqual(_ptoplug.Program.from_pypto(prog), (None, "a float attribute 'scale'"))
+        ir.assert_structural_equal(passes.materialize_dist_tensor_ctx()(prog), through_pyptos_serializer(prog), True)
+
+
+@unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
+class ReadmeExample(QuietPypto):
     def test_the_readmes_pypto_example_runs_as_written(self):
         with open(README, encoding="utf-8") as f:
             text = f.read()

@@ -88,6 +88,7 @@ private:
     std::unique_ptr<Impl> impl_;
     friend class Pass;
     friend class PassManager;
+    friend struct ProgramAccess;  ///< the Python package's readers and writers (api/program_access.h)
 };
 
 /// A plugin pass (with the verifiers of the properties it produces). Copyable; the plugin stays

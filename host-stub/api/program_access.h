@@ -1,0 +1,16 @@
+// What the Python package needs of a Program beyond the public API: a Program made from a Document it
+// built from a pypto Program's objects (python/pypto_graph_reader.h). Not installed.
+#pragma once
+
+#include <memory>
+
+#include "ir/document.h"
+#include "ptoplug/ptoplug.hpp"
+
+namespace ptoplug {
+
+struct ProgramAccess {
+    static Program fromDocument(std::unique_ptr<ir::Document> doc);
+};
+
+}  // namespace ptoplug
