@@ -7,6 +7,7 @@
 
 #include "api/program_access.h"
 #include "pypto_graph_reader.h"
+#include "pypto_graph_writer.h"
 
 namespace py = pybind11;
 
@@ -52,6 +53,9 @@ PYBIND11_MODULE(_ptoplug, m) {
         .value("MSGPACK", ptoplug::Format::MsgPack)
         .value("JSON", ptoplug::Format::Json);
 
+    // Where a Program read from a pypto Program came from (python/pypto_origin.h); opaque to Python.
+    py::class_<ptoplug::python::PyptoOrigin>(m, "PyptoOrigin");
+
     py::class_<ptoplug::Program>(m, "Program")
         .def_static("read", &ptoplug::Program::read, py::arg("path"))
         .def_static(
@@ -59,14 +63,26 @@ PYBIND11_MODULE(_ptoplug, m) {
         .def_static(
             "from_pypto",
             [](py::handle program) -> py::tuple {
-                // (the Program, "") read from the pypto Program's objects, or (None, what it holds that
-                // is not read so): the caller then serializes it.
+                // (the Program, where its nodes came from, "") read from the pypto Program's objects, or
+                // (None, None, what it holds that is not read so): the caller then serializes it.
+                auto origin = std::make_unique<ptoplug::python::PyptoOrigin>();
                 std::string unsupported;
-                auto doc = ptoplug::python::readPyptoGraph(program.ptr(), unsupported);
-                if (!doc) return py::make_tuple(py::none(), unsupported);
-                return py::make_tuple(ptoplug::ProgramAccess::fromDocument(std::move(doc)), "");
+                auto doc = ptoplug::python::readPyptoGraph(program.ptr(), *origin, unsupported);
+                if (!doc) return py::make_tuple(py::none(), py::none(), unsupported);
+                return py::make_tuple(ptoplug::ProgramAccess::fromDocument(std::move(doc)), std::move(origin), "");
             },
             py::arg("program"))
+        .def(
+            "to_pypto",
+            [](const ptoplug::Program& p, const ptoplug::python::PyptoOrigin& origin) -> py::tuple {
+                // (the pypto Program, "") reusing the objects of `origin` the pass left as they were, or
+                // (None, what it holds that is not built so): the caller then deserializes its bytes.
+                std::string unsupported;
+                py::object out =
+                    ptoplug::python::writePyptoGraph(ptoplug::ProgramAccess::document(p), origin, unsupported);
+                return py::make_tuple(out, unsupported);
+            },
+            py::arg("origin"))
         .def("write", py::overload_cast<const std::string&>(&ptoplug::Program::write, py::const_), py::arg("path"))
         .def(
             "to_bytes", [](const ptoplug::Program& p, ptoplug::Format f) { return py::bytes(p.to_bytes(f)); },

@@ -13,6 +13,7 @@
 
 #include "ir/schema.h"
 #include "ir/validate.h"
+#include "unsupported.h"
 
 namespace ptoplug::python {
 namespace {
@@ -20,11 +21,6 @@ namespace {
 namespace py = pybind11;
 namespace K = ir::K;
 using ir::Value;
-
-/// What the program holds that is not read exactly; unwinds the walk (readPyptoGraph catches it).
-struct Unsupported {
-    std::string what;
-};
 
 /// The members of one map or node being read, on the stack: a node has at most a dozen fields, and a
 /// vector per node was a tenth of the read.
@@ -57,7 +53,7 @@ int64_t asInt(PyObject* v) {
 
 class GraphReader {
 public:
-    explicit GraphReader(ir::Document& doc) : doc_(doc) {
+    GraphReader(ir::Document& doc, PyptoOrigin& origin) : doc_(doc), origin_(origin) {
         py::module_ core = py::module_::import("pypto.pypto_core");
         py::object irModule = core.attr("ir");
         irNode_ = irModule.attr("IRNode");
@@ -83,15 +79,15 @@ public:
         }
         const uint32_t type = nodeType(obj);
         const std::vector<const ir::FieldSpec*>& order = fieldsInEmitOrder(type);
-        // The wrapper stays alive until the whole program is read: nanobind gives one C++ object one
-        // Python wrapper only while a wrapper lives, and identity is what makes a reference (§2).
-        alive_.push_back(py::reinterpret_borrow<py::object>(obj));
         seen_.emplace(obj, nullptr);
         Members members;
         for (const ir::FieldSpec* spec : order) members.emplace_back(spec->key, field(obj, *spec));
         ir::Node* n = doc_.newNode(type, static_cast<uint32_t>(members.size()));
         fill(n->fields, members);
         seen_[obj] = n;
+        // The origin keeps the wrapper alive: nanobind gives one C++ object one Python wrapper only while
+        // a wrapper lives, and identity is what makes a reference (§2).
+        origin_.record(n, py::reinterpret_borrow<py::object>(obj));
         return Value::node(n);
     }
 
@@ -413,12 +409,12 @@ private:
     }
 
     ir::Document& doc_;
+    PyptoOrigin& origin_;
     py::object irNode_, var_, expr_, globalVar_, argDirection_, dataType_;
     std::vector<std::pair<py::object, const char*>> namedEnums_;
     std::array<py::object, K::kCount> names_;
     py::object valueName_, nameName_, codeName_;
     tsl::robin_map<PyObject*, ir::Node*> seen_;
-    std::vector<py::object> alive_;
     tsl::robin_map<PyTypeObject*, uint32_t> nodeTypes_;
     std::array<std::vector<const ir::FieldSpec*>, K::kCount> emitOrders_;  ///< by node type (known types only)
     tsl::robin_map<PyTypeObject*, TypeClass> typeClasses_;
@@ -426,11 +422,11 @@ private:
 
 }  // namespace
 
-std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, std::string& unsupported) {
+std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& origin, std::string& unsupported) {
     auto doc = std::make_unique<ir::Document>();
     std::unique_ptr<GraphReader> reader;
     try {
-        reader = std::make_unique<GraphReader>(*doc);
+        reader = std::make_unique<GraphReader>(*doc, origin);
     } catch (const py::error_already_set&) {
         unsupported = "a pypto without its object model (pypto.pypto_core.ir)";
         return nullptr;
@@ -449,6 +445,7 @@ std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, std::string& uns
         unsupported = "a program pypto's reader refuses";
         return nullptr;
     }
+    origin.snapshot();
     doc->setInputFormat(ir::Format::MsgPack);
     return doc;
 }

@@ -8,12 +8,14 @@
 #include <string>
 
 #include "ir/document.h"
+#include "pypto_origin.h"
 
 namespace ptoplug::python {
 
-/// `program` (a pypto.ir.Program) as a Document, or nullptr with `unsupported` saying what the program
-/// holds that this reader cannot read as pypto's serializer writes it (the caller serializes instead).
-/// Throws pybind11::error_already_set when an attribute read fails.
-std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, std::string& unsupported);
+/// `program` (a pypto.ir.Program) as a Document, with where each node came from in `origin`; or nullptr
+/// with `unsupported` saying what the program holds that this reader cannot read as pypto's serializer
+/// writes it (the caller serializes instead). Throws pybind11::error_already_set when an attribute read
+/// fails.
+std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& origin, std::string& unsupported);
 
 }  // namespace ptoplug::python

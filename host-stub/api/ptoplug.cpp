@@ -83,6 +83,8 @@ Program ProgramAccess::fromDocument(std::unique_ptr<ir::Document> doc) {
     return Program(std::make_unique<Program::Impl>(Program::Impl{std::move(doc)}));
 }
 
+const ir::Document& ProgramAccess::document(const Program& program) { return *program.impl_->doc; }
+
 Program Program::read(const std::string& path) {
     auto doc = ir::readFile(path);
     if (!doc) raise(doc.error());

@@ -90,17 +90,21 @@ def _apply(program, run):
         return native.to_bytes(native.format), result
     pypto = _pypto()
     if pypto is not None and isinstance(program, pypto.ir.Program):
-        # Read from the Program's objects; what that reader cannot read exactly as pypto's serializer
-        # writes it (docs/ir_format.md §11.16) goes through the serializer, at its cost.
-        native, _ = _ptoplug.Program.from_pypto(program)
+        # Read from the Program's objects and written back reusing those the pass left as they were; what
+        # that cannot read or build (docs/ir_format.md §11.16) goes through pypto's serializer or
+        # deserializer, at their cost.
+        native, origin, _ = _ptoplug.Program.from_pypto(program)
         if native is None:
             native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
         try:
             result = run(native)
         except InternalError as error:
             raise _as_pyptos_internal_error(error, pypto) from None
-        # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
-        return pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK)), result
+        out = native.to_pypto(origin)[0] if origin is not None else None
+        if out is None:
+            # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
+            out = pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
+        return out, result
     raise TypeError("a pass takes bytes (MessagePack or JSON) or a pypto Program, not " + type(program).__name__)
 
 

@@ -181,8 +181,8 @@ def fixture_cases():
 
 
 def through_pyptos_serializer(prog):
-    """What the package did before it read pypto's objects: pypto's bytes of the program, the pass on them,
-    and pypto's reading of ptoplug's bytes."""
+    """What the package did before it read and built pypto's objects: pypto's bytes of the program, the
+    pass on them, and pypto's reading of ptoplug's bytes."""
     native = _ptoplug.Program.from_bytes(ir.serialize(prog))
     passes.materialize_dist_tensor_ctx()._native.run(native, verify=False)
     return ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
@@ -190,7 +190,8 @@ def through_pyptos_serializer(prog):
 
 @unittest.skipUnless(REAL, "needs a real pypto (scripts/test-pypto.sh)")
 class ReadFromPyptosObjects(QuietPypto):
-    """A pypto Program is read from its objects (docs/ir_format.md §11.16), not through ir.serialize."""
+    """A pypto Program is read from its objects and written back as new objects only where the pass
+    changed it (docs/ir_format.md §11.16), not through ir.serialize and ir.deserialize."""
 
     def test_every_fixture_reads_as_pyptos_serialization_of_it_reads(self):
         read = 0
@@ -199,7 +200,7 @@ class ReadFromPyptosObjects(QuietPypto):
                 prog = program(case)
             except Exception:  # noqa: BLE001 - pypto cannot read some host programs (docs/ir_format.md §11.5)
                 continue
-            native, unsupported = _ptoplug.Program.from_pypto(prog)
+            native, _, unsupported = _ptoplug.Program.from_pypto(prog)
             self.assertEqual(unsupported, "", case)
             serialized = _ptoplug.Program.from_bytes(ir.serialize(prog))
             self.assertEqual(native.to_bytes(_ptoplug.Format.JSON), serialized.to_bytes(_ptoplug.Format.JSON), case)
@@ -221,6 +222,28 @@ class ReadFromPyptosObjects(QuietPypto):
                 self.assertIsInstance(a, type(b), case)  # ptoplug's InternalError is pypto's one too
                 self.assertEqual(a_out, b_out, case)
 
+    def test_every_result_is_built_reusing_the_objects_pyptos_own_pass_keeps(self):
+        # Copy-on-write as pypto's IRMutator: a function pypto's own pass returns as it was given is the
+        # very object given here too, and every other one is new.
+        functions = 0
+        for case in fixture_cases():
+            try:
+                prog = program(case)
+                theirs = pypto_passes.materialize_dist_tensor_ctx()(prog)
+            except Exception:  # noqa: BLE001 - unreadable, or rejected (compared above)
+                continue
+            native, origin, _ = _ptoplug.Program.from_pypto(prog)
+            passes.materialize_dist_tensor_ctx()._native.run(native, verify=False)
+            ours, unsupported = native.to_pypto(origin)
+            self.assertEqual(unsupported, "", case)
+            theirs_by_name = {g.name: f for g, f in theirs.functions.items()}
+            ours_by_name = {g.name: f for g, f in ours.functions.items()}
+            for g, given in prog.functions.items():
+                kept = theirs_by_name[g.name].same_as(given)
+                self.assertEqual(ours_by_name[g.name] is given, kept, "%s: %s" % (case, g.name))
+                functions += 1
+        self.assertGreater(functions, 1000)
+
     def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
         # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.
         prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "before.msgpack")
@@ -229,7 +252,7 @@ class ReadFromPyptosObjects(QuietPypto):
         scaled = ir.Function(f.name, list(zip(f.params, f.param_directions)), f.return_types, f.body, f.span,
                              f.func_type, f.level, f.role, dict(f.attrs, scale=2.5), f.requires_runtime_binding)
         prog = ir.Program([scaled] + functions[1:], prog.name, prog.span)
-        self.assertEqual(_ptoplug.Program.from_pypto(prog), (None, "a float attribute 'scale'"))
+        self.assertEqual(_ptoplug.Program.from_pypto(prog), (None, None, "a float attribute 'scale'"))
         ir.assert_structural_equal(passes.materialize_dist_tensor_ctx()(prog), through_pyptos_serializer(prog), True)
 
 

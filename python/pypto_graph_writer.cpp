@@ -1,0 +1,405 @@
+#include "pypto_graph_writer.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ir/schema.h"
+#include "unsupported.h"
+
+namespace ptoplug::python {
+namespace {
+
+namespace py = pybind11;
+namespace K = ir::K;
+using ir::Value;
+
+class GraphWriter {
+public:
+    GraphWriter(const ir::Document& doc, const PyptoOrigin& origin)
+        : doc_(doc), origin_(origin), built_(doc.nodes().size()), state_(doc.nodes().size(), State::Unknown) {
+        py::module_ core = py::module_::import("pypto.pypto_core");
+        ir_ = core.attr("ir");
+        py::object dataType = core.attr("DataType");
+        for (py::handle name : py::reinterpret_steal<py::list>(PyObject_Dir(dataType.ptr()))) {
+            py::object value = dataType.attr(name);
+            if (!py::isinstance(value, dataType)) continue;
+            const auto code = value.attr("code")().cast<uint64_t>();
+            if (code >= dataTypes_.size()) dataTypes_.resize(code + 1);
+            dataTypes_[code] = value;
+        }
+        const std::pair<ir::EnumSet, const char*> enums[] = {
+            {ir::EnumSet::FunctionType, "FunctionType"},
+            {ir::EnumSet::Level, "Level"},
+            {ir::EnumSet::Role, "Role"},
+            {ir::EnumSet::ParamDirection, "ParamDirection"},
+            {ir::EnumSet::ArgDirection, "ArgDirection"},
+            {ir::EnumSet::ForKind, "ForKind"},
+            {ir::EnumSet::SplitMode, "SplitMode"},
+            {ir::EnumSet::MemorySpace, "MemorySpace"},
+            {ir::EnumSet::InlineLanguage, "InlineLanguage"},
+        };
+        for (const auto& [set, name] : enums) enums_[static_cast<size_t>(set)] = ir_.attr(name);
+    }
+
+    py::object node(const ir::Node* n) {
+        py::object& built = built_[n->index];
+        if (!built) built = rebuilt(n) ? build(n) : *origin_.objectOf(n);
+        return built;
+    }
+
+private:
+    enum class State : uint8_t { Unknown, Visiting, Kept, Rebuilt };
+
+    /// Whether `n` needs a new pypto object: it is new, a field of it changed, or a node it holds does
+    /// (pypto's objects are immutable: a parent of a new object is new).
+    bool rebuilt(const ir::Node* n) {
+        State& s = state_[n->index];
+        if (s == State::Visiting) throw Unsupported{"a node that contains itself"};
+        if (s != State::Unknown) return s == State::Rebuilt;
+        s = State::Visiting;
+        bool changed = !origin_.objectOf(n) || !origin_.fieldsAsRead(n);
+        for (uint32_t i = 0; !changed && i < n->fields.size; ++i) changed = holdsRebuilt(n->fields.values[i]);
+        state_[n->index] = changed ? State::Rebuilt : State::Kept;
+        return changed;
+    }
+
+    bool holdsRebuilt(const Value& v) {
+        bool any = false;
+        ir::forEachNodeSlot(v, [&](const Value& slot) { any = any || rebuilt(slot.n); });
+        return any;
+    }
+
+    const Value& require(const ir::Node* n, uint32_t key) {
+        const Value* v = n->field(key);
+        if (!v) throw Unsupported{"a node without its field " + std::string(doc_.keys().name(key))};
+        return *v;
+    }
+
+    /// Field `key` of `n`: the input's own Python value where the field is as read and holds no new node
+    /// (read again from the input's object: pypto gives the same objects), else made from the document.
+    py::object field(const ir::Node* n, uint32_t key) {
+        const Value& v = require(n, key);
+        if (const py::object* from = origin_.objectOf(n); from && origin_.fieldAsRead(n, key) && !holdsRebuilt(v))
+            return from->attr(py::str(std::string(doc_.keys().name(key))));
+        const ir::NodeSchema* schema = ir::schemaFor(n->type);
+        for (const ir::FieldSpec& spec : schema->fields)
+            if (spec.key == key) return value(spec, v);
+        throw Unsupported{"a field outside the schema"};
+    }
+
+    py::object value(const ir::FieldSpec& spec, const Value& v) {
+        switch (spec.kind) {
+            case ir::FieldKind::Node: return nodeValue(v);
+            case ir::FieldKind::OptNode: return v.kind == ir::Kind::Null ? py::object(py::none()) : nodeValue(v);
+            case ir::FieldKind::NodeList: return list(v, [&](const Value& item) { return nodeValue(item); });
+            case ir::FieldKind::Type: return type(v);
+            case ir::FieldKind::TypeList: return list(v, [&](const Value& item) { return type(item); });
+            case ir::FieldKind::Span: return span(v);
+            case ir::FieldKind::Str: return string(v);
+            case ir::FieldKind::StrList: return list(v, [&](const Value& item) { return string(item); });
+            case ir::FieldKind::Bool: return py::bool_(v.kind == ir::Kind::Bool && v.b);
+            case ir::FieldKind::Int64:
+            case ir::FieldKind::Int32:
+            case ir::FieldKind::UInt64:
+            case ir::FieldKind::Int64List:
+                if (v.kind == ir::Kind::Array) return list(v, [&](const Value& item) { return integer(item); });
+                return integer(v);
+            case ir::FieldKind::Float:
+                return py::float_(v.kind == ir::Kind::F64    ? v.d
+                                  : v.kind == ir::Kind::UInt ? static_cast<double>(v.u)
+                                                             : static_cast<double>(v.i));
+            case ir::FieldKind::Attrs: return attrs(v);
+            case ir::FieldKind::Op: return op(v);
+            case ir::FieldKind::Enum: return enumValue(spec.enumSet, v);
+            case ir::FieldKind::EnumList:
+                return list(v, [&](const Value& item) { return enumValue(spec.enumSet, item); });
+            case ir::FieldKind::Functions:
+            case ir::FieldKind::Any: break;
+        }
+        throw Unsupported{"a field of no kind built here"};
+    }
+
+    py::object nodeValue(const Value& v) {
+        if (!v.isNode()) throw Unsupported{"a node field holding no node"};
+        return node(v.n);
+    }
+
+    template <class F>
+    py::list list(const Value& v, F&& item) {
+        if (v.kind != ir::Kind::Array) throw Unsupported{"a list field holding no list"};
+        py::list out(v.a->size);
+        for (uint32_t i = 0; i < v.a->size; ++i) out[i] = item(v.a->items[i]);
+        return out;
+    }
+
+    static py::object string(const Value& v) {
+        if (v.kind != ir::Kind::Str) throw Unsupported{"a string field holding no string"};
+        return py::str(v.s, v.aux);
+    }
+
+    static py::object integer(const Value& v) {
+        if (v.kind == ir::Kind::UInt) return py::int_(v.u);
+        if (v.kind == ir::Kind::Int) return py::int_(v.i);
+        throw Unsupported{"an integer field holding no integer"};
+    }
+
+    py::object enumValue(ir::EnumSet set, const Value& v) {
+        if (v.kind == ir::Kind::Null) return py::none();
+        const py::object& cls = enums_[static_cast<size_t>(set)];
+        if (!cls || v.kind != ir::Kind::UInt) throw Unsupported{"an enum built here"};
+        return cls(v.u);
+    }
+
+    py::object dataType(const Value* code) {
+        if (!code || code->kind != ir::Kind::UInt || code->u >= dataTypes_.size() || !dataTypes_[code->u])
+            throw Unsupported{"a dtype code pypto does not name"};
+        return dataTypes_[code->u];
+    }
+
+    /// The dtype of expression `n`'s type (what pypto's scalar constructors take instead of a type).
+    py::object dtypeOf(const ir::Node* n) {
+        const Value& t = require(n, K::type);
+        return dataType(t.kind == ir::Kind::Map ? t.m->find(K::dtype) : nullptr);
+    }
+
+    py::object span(const Value& v) {
+        if (v.kind != ir::Kind::Span) throw Unsupported{"a span that is no span"};
+        const ir::Span s = doc_.span(v);
+        return ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine,
+                                s.endColumn);
+    }
+
+    py::object op(const Value& v) {
+        const Value* global = v.kind == ir::Kind::Map ? v.m->find(K::is_global_var) : nullptr;
+        const Value* name = v.kind == ir::Kind::Map ? v.m->find(K::name) : nullptr;
+        if (!global || !name || name->kind != ir::Kind::Str) throw Unsupported{"an op that is no op"};
+        // As pypto's deserializer makes them: a new GlobalVar or Op of the name.
+        return ir_.attr(global->kind == ir::Kind::Bool && global->b ? "GlobalVar" : "Op")(string(*name));
+    }
+
+    /// A type map (§4) as pypto's type object.
+    py::object type(const Value& v) {
+        const Value* kind = v.kind == ir::Kind::Map ? v.m->find(K::type_kind) : nullptr;
+        if (!kind || kind->kind != ir::Kind::Str) throw Unsupported{"a type that is no type"};
+        const ir::Map& m = *v.m;
+        const std::string_view name = kind->strView();
+        auto nodes = [&](uint32_t key) {
+            const Value* list = m.find(key);
+            return list ? this->list(*list, [&](const Value& item) { return nodeValue(item); }) : py::list();
+        };
+        if (name == "ScalarType") return ir_.attr("ScalarType")(dataType(m.find(K::dtype)));
+        if (name == "TensorType" || name == "DistributedTensorType") {
+            if (m.find(K::memref)) throw Unsupported{"a type with a MemRef"};
+            py::object cls = ir_.attr(py::str(name.data(), name.size()));
+            const Value* window = m.find(K::window_buffer);
+            const Value* view = m.find(K::tensor_view);
+            if (window && view) throw Unsupported{"a window's type with a tensor view"};
+            if (window)
+                return cls(nodes(K::shape), dataType(m.find(K::dtype)), py::arg("window_buffer") = nodeValue(*window));
+            return cls(nodes(K::shape), dataType(m.find(K::dtype)), py::none(),
+                       view ? tensorView(*view) : py::object(py::none()));
+        }
+        if (name == "ArrayType") {
+            py::list shape = nodes(K::shape);
+            if (shape.empty()) throw Unsupported{"an ArrayType without extent"};
+            return ir_.attr("ArrayType")(dataType(m.find(K::dtype)), shape[0]);
+        }
+        if (name == "TupleType") {
+            const Value* types = m.find(K::types);
+            return ir_.attr("TupleType")(types ? list(*types, [&](const Value& item) { return type(item); })
+                                               : py::list());
+        }
+        if (m.size == 1 && name != "TileType") return ir_.attr(name == "Ptr" ? "PtrType" : std::string(name).c_str())();
+        throw Unsupported{"a type " + std::string(name)};
+    }
+
+    py::object named(const char* enumName, const Value* v) {
+        if (!v || v->kind != ir::Kind::Str) throw Unsupported{"an enum name that is no string"};
+        return ir_.attr(enumName).attr(string(*v));
+    }
+
+    py::object tensorView(const Value& v) {
+        if (v.kind != ir::Kind::Map) throw Unsupported{"a tensor view that is no map"};
+        const ir::Map& m = *v.m;
+        auto nodes = [&](uint32_t key) {
+            const Value* list = m.find(key);
+            return list ? this->list(*list, [&](const Value& item) { return nodeValue(item); }) : py::list();
+        };
+        return ir_.attr("TensorView")(nodes(K::stride), named("TensorLayout", m.find(K::layout)), nodes(K::valid_shape),
+                                      named("PadValue", m.find(K::pad)));
+    }
+
+    /// A kwargs or attrs list (§5) as the dict pypto's constructors take, of the values the reader reads.
+    py::object attrs(const Value& v) {
+        if (v.kind == ir::Kind::Null) return py::none();
+        if (v.kind != ir::Kind::Array) throw Unsupported{"attrs that are no list"};
+        py::dict out;
+        for (const Value& entry : *v.a) {
+            const Value* key = entry.kind == ir::Kind::Map ? entry.m->find(K::key) : nullptr;
+            const Value* value = entry.kind == ir::Kind::Map ? entry.m->find(K::value) : nullptr;
+            if (!key || !value || key->kind != ir::Kind::Str) throw Unsupported{"an attr that is no entry"};
+            py::object name = string(*key);
+            if (out.contains(name)) throw Unsupported{"an attr given twice"};
+            out[name] = attrValue(*value);
+        }
+        return out;
+    }
+
+    py::object attrValue(const Value& v) {
+        switch (v.kind) {
+            case ir::Kind::Bool: return py::bool_(v.b);
+            case ir::Kind::UInt:
+            case ir::Kind::Int: return integer(v);
+            case ir::Kind::Str: return string(v);
+            case ir::Kind::F64: return py::float_(v.d);
+            case ir::Kind::Map: break;
+            default: throw Unsupported{"an attr value built here"};
+        }
+        const Value* tag = v.m->find(K::type);
+        const Value* value = v.m->find(K::value);
+        if (!tag || tag->kind != ir::Kind::Str) throw Unsupported{"an untagged attr value"};
+        const std::string_view t = tag->strView();
+        if (t == "DataType") return dataType(v.m->find(K::code));
+        if (!value) throw Unsupported{"a tagged attr without its value"};
+        if (t == "ArgDirection") return enumValue(ir::EnumSet::ArgDirection, *value);
+        if (t == "ArgDirectionVector")
+            return list(*value, [&](const Value& item) { return enumValue(ir::EnumSet::ArgDirection, item); });
+        if (t == "Int32Vector") return list(*value, [&](const Value& item) { return integer(item); });
+        if (t == "VarList") return list(*value, [&](const Value& item) { return nodeValue(item); });
+        if (t == "Var" || t == "Expr") return nodeValue(*value);
+        if (t == "TensorLayout" || t == "TileLayout" || t == "PadValue") return named(std::string(t).c_str(), value);
+        throw Unsupported{"an attr of type " + std::string(t)};
+    }
+
+    py::object cls(const ir::Node* n) { return ir_.attr(py::str(std::string(doc_.keys().name(n->type)))); }
+
+    /// A new pypto object for `n`, by its Python constructor, from its fields.
+    py::object build(const ir::Node* n) {
+        const uint32_t t = n->type;
+        auto f = [&](uint32_t key) { return field(n, key); };
+        py::object span = f(K::span);
+        py::object c = cls(n);
+        py::object out;
+        if (ir::isBinaryOpType(t)) {
+            out = c(f(K::left), f(K::right), dtypeOf(n), span);
+        } else if (ir::isUnaryOpType(t)) {
+            out = c(f(K::operand), dtypeOf(n), span);
+        } else if (ir::isScopeStmtType(t)) {
+            out = scope(n, c, span);
+        } else {
+            switch (t) {
+                case K::Var: out = c(f(K::name_hint), f(K::type), span); break;
+                case K::IterArg: out = c(f(K::name_hint), f(K::type), f(K::initValue), span); break;
+                case K::ConstInt:
+                case K::ConstFloat: out = c(f(K::value), dtypeOf(n), span); break;
+                case K::ConstBool: out = c(f(K::value), span); break;
+                case K::Call: out = c(f(K::op), f(K::args), f(K::kwargs), f(K::attrs), f(K::type), span); break;
+                case K::Submit:
+                    out = c(f(K::op), f(K::args), f(K::deps), f(K::kwargs), f(K::attrs), f(K::type), span,
+                            py::arg("core_num") = f(K::core_num), py::arg("sync_start") = f(K::sync_start),
+                            py::arg("allow_early_resolve") = f(K::allow_early_resolve),
+                            py::arg("predicate") = f(K::predicate));
+                    break;
+                case K::MakeTuple: out = c(f(K::elements), span); break;
+                case K::TupleGetItemExpr: out = c(f(K::tuple), f(K::index), span); break;
+                case K::AssignStmt: out = c(f(K::var), f(K::value), span); break;
+                case K::EvalStmt: out = c(f(K::expr), span); break;
+                case K::ReturnStmt:
+                case K::YieldStmt: out = c(f(K::value), span); break;
+                case K::SeqStmts: out = c(f(K::stmts), span); break;
+                case K::IfStmt:
+                    out = c(f(K::condition), f(K::then_body), f(K::else_body), f(K::return_vars), span);
+                    break;
+                case K::ForStmt:
+                    out = c(f(K::loop_var), f(K::start), f(K::stop), f(K::step), f(K::iter_args), f(K::body),
+                            f(K::return_vars), span, py::arg("kind") = f(K::kind), py::arg("attrs") = f(K::attrs));
+                    break;
+                case K::WhileStmt:
+                    out = c(f(K::condition), f(K::iter_args), f(K::body), f(K::return_vars), span);
+                    break;
+                case K::BreakStmt:
+                case K::ContinueStmt: out = c(span); break;
+                case K::InlineStmt: out = c(f(K::body), f(K::language), span); break;
+                case K::Function: out = function(n, c, span); break;
+                case K::Program: out = program(n, c, span); break;
+                default: throw Unsupported{"a new " + std::string(doc_.keys().name(t))};
+            }
+        }
+        if (ir::isStmtType(t))
+            if (const Value* comments = n->field(K::leading_comments); comments && ir::itemsOf(comments).size())
+                ir_.attr("attach_leading_comments")(out, f(K::leading_comments));
+        return out;
+    }
+
+    /// A scope statement: pypto's constructors take no attrs, so only one without any is built here.
+    py::object scope(const ir::Node* n, const py::object& c, const py::object& span) {
+        auto f = [&](uint32_t key) { return field(n, key); };
+        if (!ir::itemsOf(n->field(K::attrs)).empty()) throw Unsupported{"a new scope with attrs"};
+        auto common = [&](auto&&... own) {
+            return c(own..., py::arg("name_hint") = f(K::name_hint), py::arg("body") = f(K::body),
+                     py::arg("span") = span);
+        };
+        switch (n->type) {
+            case K::InCoreScopeStmt:
+                if (require(n, K::split).kind == ir::Kind::Null)
+                    throw Unsupported{"a new InCoreScopeStmt without split"};
+                return common(py::arg("split") = f(K::split));
+            case K::ClusterScopeStmt: return common();
+            case K::HierarchyScopeStmt: return common(py::arg("level") = f(K::level), py::arg("role") = f(K::role));
+            case K::SpmdScopeStmt:
+                return common(py::arg("core_num") = f(K::core_num), py::arg("sync_start") = f(K::sync_start));
+            case K::SplitAivScopeStmt: return common(py::arg("split") = f(K::split), py::arg("count") = f(K::count));
+            case K::RuntimeScopeStmt: return common(py::arg("manual") = f(K::manual));
+            case K::CommDomainScopeStmt:
+                return common(py::arg("devices") = f(K::devices), py::arg("slots") = f(K::slots));
+            default: throw Unsupported{"a new " + std::string(doc_.keys().name(n->type))};
+        }
+    }
+
+    py::object function(const ir::Node* n, const py::object& c, const py::object& span) {
+        auto f = [&](uint32_t key) { return field(n, key); };
+        py::list params = f(K::params);
+        py::list directions = f(K::param_directions);
+        if (directions.size() != params.size()) throw Unsupported{"a function with a direction per param missing"};
+        py::list withDirections;
+        for (size_t i = 0; i < params.size(); ++i) withDirections.append(py::make_tuple(params[i], directions[i]));
+        return c(f(K::name), withDirections, f(K::return_types), f(K::body), span, py::arg("type") = f(K::func_type),
+                 py::arg("level") = f(K::level), py::arg("role") = f(K::role), py::arg("attrs") = f(K::attrs),
+                 py::arg("requires_runtime_binding") = f(K::requires_runtime_binding));
+    }
+
+    py::object program(const ir::Node* n, const py::object& c, const py::object& span) {
+        py::list functions;
+        for (const Value& entry : ir::itemsOf(&require(n, K::functions))) {
+            const Value* fn = entry.kind == ir::Kind::Map ? entry.m->find(K::value) : nullptr;
+            if (!fn) throw Unsupported{"a function entry without its function"};
+            functions.append(nodeValue(*fn));
+        }
+        return c(functions, field(n, K::name), span);
+    }
+
+    const ir::Document& doc_;
+    const PyptoOrigin& origin_;
+    std::vector<py::object> built_;  ///< by node index: its pypto object, once made or found
+    std::vector<State> state_;
+    py::object ir_;
+    std::vector<py::object> dataTypes_;  ///< by code
+    std::array<py::object, static_cast<size_t>(ir::EnumSet::InlineLanguage) + 1> enums_;
+};
+
+}  // namespace
+
+py::object writePyptoGraph(const ir::Document& doc, const PyptoOrigin& origin, std::string& unsupported) {
+    try {
+        GraphWriter writer(doc, origin);
+        return writer.node(doc.root().n);
+    } catch (const Unsupported& u) {
+        unsupported = u.what;
+        return py::none();
+    }
+}
+
+}  // namespace ptoplug::python

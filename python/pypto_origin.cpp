@@ -1,0 +1,81 @@
+#include "pypto_origin.h"
+
+#include <cstring>
+
+namespace ptoplug::python {
+namespace {
+
+/// A value flattened: arrays and maps become a header (kind and size) and their contents, a node its
+/// identity. Two values hold the same exactly where their flattenings are the same bytes (a string
+/// counts as changed when it was replaced, even by the same text: a pass that copies one rebuilds a
+/// little more than it must, never less).
+void flatten(const ir::Value& v, std::vector<ir::Value>& out) {
+    ir::Value header;
+    switch (v.kind) {
+        case ir::Kind::Array:
+            header.kind = ir::Kind::Array;
+            header.aux = v.a->size;
+            out.push_back(header);
+            for (const ir::Value& item : *v.a) flatten(item, out);
+            return;
+        case ir::Kind::Map:
+            header.kind = ir::Kind::Map;
+            header.aux = v.m->size;
+            out.push_back(header);
+            for (auto member : *v.m) {
+                out.push_back(ir::Value::uinteger(member.key));
+                flatten(member.value, out);
+            }
+            return;
+        case ir::Kind::Node:
+        case ir::Kind::Ref: out.push_back(ir::Value::node(v.n)); return;
+        default: out.push_back(v); return;
+    }
+}
+
+}  // namespace
+
+void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
+    if (node->index >= nodes_.size()) {
+        nodes_.resize(node->index + 1, nullptr);
+        objects_.resize(node->index + 1);
+    }
+    nodes_[node->index] = node;
+    objects_[node->index] = std::move(object);
+}
+
+void PyptoOrigin::snapshot() {
+    firstRun_.assign(1, 0);
+    for (const ir::Node* n : nodes_) {
+        for (auto member : n->fields) {
+            const auto begin = static_cast<uint32_t>(flat_.size());
+            flatten(member.value, flat_);
+            runs_.push_back({member.key, begin, static_cast<uint32_t>(flat_.size())});
+        }
+        firstRun_.push_back(static_cast<uint32_t>(runs_.size()));
+    }
+}
+
+bool PyptoOrigin::fieldAsRead(const ir::Node* n, uint32_t key) const {
+    const ir::Value* now = n->field(key);
+    if (!now) return false;
+    for (uint32_t r = firstRun_[n->index]; r < firstRun_[n->index + 1]; ++r) {
+        if (runs_[r].key != key) continue;
+        thread_local std::vector<ir::Value> current;
+        current.clear();
+        flatten(*now, current);
+        const size_t size = runs_[r].end - runs_[r].begin;
+        return current.size() == size &&
+               std::memcmp(current.data(), flat_.data() + runs_[r].begin, size * sizeof(ir::Value)) == 0;
+    }
+    return false;
+}
+
+bool PyptoOrigin::fieldsAsRead(const ir::Node* n) const {
+    if (n->fields.size != firstRun_[n->index + 1] - firstRun_[n->index]) return false;
+    for (auto member : n->fields)
+        if (!fieldAsRead(n, member.key)) return false;
+    return true;
+}
+
+}  // namespace ptoplug::python

@@ -1,0 +1,43 @@
+// Where a document read from a pypto Program came from (python/pypto_graph_reader.h): the pypto object of
+// each node read and a snapshot of the node's own fields, so that writing the program back
+// (python/pypto_graph_writer.h) reuses every object a pass left as it was, as pypto's copy-on-write
+// IRMutator does.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/document.h"
+
+namespace ptoplug::python {
+
+class PyptoOrigin {
+public:
+    /// Records `object` as where node `node` was read from (nodes are recorded in index order).
+    void record(ir::Node* node, pybind11::object object);
+    /// After reading: the snapshot of every recorded node's fields.
+    void snapshot();
+
+    /// The pypto object node `n` was read from, if it is a node read (the same node, by index and address).
+    const pybind11::object* objectOf(const ir::Node* n) const {
+        return n->index < nodes_.size() && nodes_[n->index] == n ? &objects_[n->index] : nullptr;
+    }
+    /// Whether field `key` of read node `n` holds what it held when read (the same nodes, by identity).
+    bool fieldAsRead(const ir::Node* n, uint32_t key) const;
+    /// Whether read node `n` has the fields it had, each as read.
+    bool fieldsAsRead(const ir::Node* n) const;
+
+private:
+    struct FieldRun {
+        uint32_t key, begin, end;  ///< a field's values, flattened, in flat_[begin, end)
+    };
+    std::vector<ir::Node*> nodes_;
+    std::vector<pybind11::object> objects_;
+    std::vector<uint32_t> firstRun_;  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
+    std::vector<FieldRun> runs_;
+    std::vector<ir::Value> flat_;
+};
+
+}  // namespace ptoplug::python
