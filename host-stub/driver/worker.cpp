@@ -8,6 +8,7 @@
 #include "driver/report_line.h"
 #include "driver/worker_failure.h"
 #include "io/subprocess.h"
+#include "ir/shared_tables.h"
 
 namespace ptoplug::host {
 namespace {
@@ -89,6 +90,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
     progress.enter(Phase::Load);
     const Status unloaded = loadPluginCode(const_cast<Pipeline&>(pipeline));
     progress.enter(Phase::Idle);
+    ir::prepareSharedTables();  // once here, not once in each file's process
     uint32_t index = 0;
     while (receiveItem(in, index) && index < items.size()) {
         progress.item.store(index);

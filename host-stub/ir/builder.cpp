@@ -89,7 +89,7 @@ bool Builder::string(std::string_view text) {
     std::string_view& guess = valueGuesses_[under % kGuesses];
     const NameKey key(text);
     if (NameKey(guess) == key) return add(Value::str(guess));
-    std::string_view& pooled = strings_[NameKeyHash{}(key) % kPooledStrings];
+    std::string_view& pooled = strings_[NameKeyHash{}(key) & (strings_.size() - 1)];
     if (!(NameKey(pooled) == key)) pooled = doc_.arena().copy(text);
     guess = pooled;
     return add(Value::str(guess));
@@ -395,6 +395,10 @@ void Builder::expectInput(size_t bytes) {
     const size_t nodes = bytes / kInputBytesPerNode;
     doc_.reserveNodes(nodes);
     doc_.arena().expect(bytes);  // a document takes about as much as its input (more from MessagePack)
+    // A slot for about every 64 bytes of input: as many as distinct short strings can be in it.
+    size_t pooled = kMinPooledStrings;
+    while (pooled < kMaxPooledStrings && pooled * 64 < bytes) pooled *= 2;
+    if (pooled > strings_.size()) strings_.assign(pooled, std::string_view());
     if (idsDeferred_)
         partIds_.reserve(nodes);
     else

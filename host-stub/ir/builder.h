@@ -134,15 +134,18 @@ private:
     // Guesses, checked before any table is consulted: maps come in few shapes, so the key after a given
     // key (or first under a given parent key) is nearly always the same, and so is the string value
     // under many keys (type_kind, a node's type name). Direct-mapped by key id; a wrong guess costs one
-    // comparison. Hashing and probing every key and name was a quarter of reading.
-    static constexpr uint32_t kGuesses = 4096;
+    // comparison. Hashing and probing every key and name was a quarter of reading. pypto IR has about 200
+    // distinct keys; every table here is filled in whole when a builder is made, and a process that reads
+    // one small file pays a page fault for each of its pages (driver/worker.h), so they stay small.
+    static constexpr uint32_t kGuesses = 512;
     std::vector<uint16_t> keyGuesses_ = std::vector<uint16_t>(kGuesses, UINT16_MAX);
     std::vector<std::string_view> valueGuesses_ = std::vector<std::string_view>(kGuesses);
     // Short strings seen recently, direct-mapped by hash: a repeated name is copied once, a unique one
     // (most variable names) costs no growing table. An exact set of every string was a tenth of reading.
+    // Sized by expectInput (a power of two): a small input needs few slots, and fills fewer fresh pages.
     static constexpr size_t kMaxPooledString = 64;
-    static constexpr size_t kPooledStrings = 8192;
-    std::vector<std::string_view> strings_ = std::vector<std::string_view>(kPooledStrings);
+    static constexpr size_t kMinPooledStrings = 256, kMaxPooledStrings = 8192;
+    std::vector<std::string_view> strings_ = std::vector<std::string_view>(kMinPooledStrings);
     static constexpr size_t kTypeIds = 64;
     std::array<std::pair<std::string_view, uint32_t>, kTypeIds> typeIds_{};
     Value result_;

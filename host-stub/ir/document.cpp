@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
 
 namespace ptoplug::ir {
 
@@ -10,7 +11,18 @@ KeyTable::KeyTable(Arena& arena) : arena_(arena) {
     // Reserved whole (1 MiB of address space, touched as names come), so that names never move: the
     // writer may read one while a verifier's run interns another (driver/write_behind.h).
     names_.reserve(kMaxNames);
-    for (std::string_view n : kKnownNames) intern(n);
+    names_.assign(std::begin(kKnownNames), std::end(kKnownNames));
+}
+
+// The known names' ids, one table for the process (built by prepareSharedTables, read-only after): a
+// document starts with nothing to hash or copy, and a process made for one small file builds nothing.
+const StringMap<uint32_t>& KeyTable::knownIds() {
+    static const auto ids = [] {
+        StringMap<uint32_t> table(K::kCount);
+        for (uint32_t id = 0; id < K::kCount; ++id) table.emplace(NameKey(kKnownNames[id]), id);
+        return table;
+    }();
+    return ids;
 }
 
 const uint16_t* KeyTable::knownRank() {
@@ -27,6 +39,7 @@ const uint16_t* KeyTable::knownRank() {
 
 uint32_t KeyTable::intern(std::string_view name) {
     const NameKey key(name);
+    if (auto known = knownIds_.find(key); known != knownIds_.end()) return known->second;
     auto it = ids_.find(key);
     if (it != ids_.end()) return it->second;
     if (names_.size() >= kMaxNames) return kFull;

@@ -331,12 +331,20 @@ public:
         return names_[a] < names_[b];
     }
 
+    /// Builds the tables every KeyTable shares (once per process; later calls return at once).
+    static void prepareSharedTables() {
+        knownIds();
+        knownRank();
+    }
+
 private:
+    static const StringMap<uint32_t>& knownIds();
     static const uint16_t* knownRank();
     const uint16_t* knownRank_ = knownRank();  ///< kept here: a call per comparison showed in every read
+    const StringMap<uint32_t>& knownIds_ = knownIds();
     Arena& arena_;
     std::vector<std::string_view> names_;
-    StringMap<uint32_t> ids_;
+    StringMap<uint32_t> ids_;  ///< names that are not known names
 };
 
 /// Walks over a document with at least this many nodes use a second thread where they can (below it, a

@@ -147,7 +147,7 @@ private:
         size_t size = 0;
     };
 
-    // Every known name encoded by `encode` (the emitter's encodeKey or encodeName), once per write.
+    // Every known name encoded by `encode` (the emitter's encodeKey or encodeName).
     template <class Encode>
     static std::vector<Encoded> encodeKnownNames(Encode&& encode) {
         std::vector<Encoded> names(K::kCount);
@@ -159,14 +159,32 @@ private:
         return names;
     }
 
+public:
+    // The known names' encodings, made once per process (prepareWriterTables) rather than per write: a
+    // process made for one small file then finds them made.
+    static const std::vector<Encoded>& knownKeys(int style) {
+        static const auto byStyle = [] {
+            std::array<std::vector<Encoded>, Emitter::kKeyStyles> tables;
+            for (int s = 0; s < Emitter::kKeyStyles; ++s)
+                tables[s] = encodeKnownNames([s](std::string_view n) { return Emitter::encodeKey(n, s); });
+            return tables;
+        }();
+        return byStyle[style];
+    }
+    static const std::vector<Encoded>& knownNames() {
+        static const auto names = encodeKnownNames(&Emitter::encodeName);
+        return names;
+    }
+
+private:
     const Document& doc_;
     const Layout& layout_;
     Emitter& emit_;
     uint32_t nodeDepth_ = 0;
     bool layoutFailed_ = false;
-    const std::vector<Encoded> knownKeys_ = encodeKnownNames([&](std::string_view n) { return emit_.encodeKey(n); });
+    const std::vector<Encoded>& knownKeys_ = knownKeys(emit_.keyStyle());
     /// Node type names: known names are ASCII, so they need no check either.
-    const std::vector<Encoded> knownNames_ = encodeKnownNames([&](std::string_view n) { return emit_.encodeName(n); });
+    const std::vector<Encoded>& knownNames_ = knownNames();
 };
 
 class JsonEmitter {
@@ -195,8 +213,10 @@ public:
     }
     /// A known key (an ASCII identifier: nothing to escape) with its separators; in compact JSON the comma
     /// before it too, dropped for a map's first key (one copy per key, no separate put).
-    std::string encodeKey(std::string_view name) const {
-        return pretty_ ? '"' + std::string(name) + "\": " : ",\"" + std::string(name) + "\":";
+    static constexpr int kKeyStyles = 2;  ///< compact, pretty
+    int keyStyle() const { return pretty_ ? 1 : 0; }
+    static std::string encodeKey(std::string_view name, int style) {
+        return style == 1 ? '"' + std::string(name) + "\": " : ",\"" + std::string(name) + "\":";
     }
     /// A known name as a string value (an ASCII identifier: nothing to escape).
     static std::string encodeName(std::string_view name) { return '"' + std::string(name) + '"'; }
@@ -338,9 +358,11 @@ public:
     void item(uint32_t) {}
     void key(uint32_t, std::string_view name) { str(name); }
     /// Keys and string values are both strings in MessagePack.
-    static std::string encodeName(std::string_view name) { return encodeKey(name); }
+    static std::string encodeName(std::string_view name) { return encodeKey(name, 0); }
     void encoded(const char* padded, size_t size) { sink_.writePadded(padded, size); }
-    static std::string encodeKey(std::string_view name) {
+    static constexpr int kKeyStyles = 1;
+    static int keyStyle() { return 0; }
+    static std::string encodeKey(std::string_view name, int /*style*/) {
         msgpack::sbuffer bytes;
         msgpack::packer<msgpack::sbuffer> packer(bytes);
         packer.pack_str(static_cast<uint32_t>(name.size()));
@@ -440,6 +462,13 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         return e;
     }
     return std::nullopt;
+}
+
+void prepareWriterTables() {
+    Walker<JsonEmitter>::knownKeys(0);
+    Walker<JsonEmitter>::knownNames();
+    Walker<MsgPackEmitter>::knownKeys(0);
+    Walker<MsgPackEmitter>::knownNames();
 }
 
 Expected<std::string> writeToString(const Document& doc, const WriteOptions& options) {

@@ -26,6 +26,9 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
 /// The format a file's name asks for: Json for .json, MsgPack for .msgpack, Auto otherwise.
 Format formatForName(const std::string& path);
 
+/// Makes the encodings every write copies (once per process; see ir/shared_tables.h).
+void prepareWriterTables();
+
 /// Convenience for tests and small documents.
 Expected<std::string> writeToString(const Document& doc, const WriteOptions& options);
 
