@@ -52,7 +52,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pto-gen", default="build/bin/pto-gen", help="pto-gen, which writes the programs")
     parser.add_argument("--sizes", default="1000,10000", help="functions per program, comma-separated")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each pass per process (best counts)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each pass per process (best counts)")
     parser.add_argument("--child", nargs=2, metavar=("PASS", "PROGRAM"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -78,12 +78,17 @@ public:
             return Value::ref(it->second);  // pypto writes every later occurrence as a reference (§2)
         }
         const uint32_t type = nodeType(obj);
-        const std::vector<const ir::FieldSpec*>& order = fieldsInEmitOrder(type);
+        const FieldOrder& order = fieldOrder(type);
         seen_.emplace(obj, nullptr);
-        Members members;
-        for (const ir::FieldSpec* spec : order) members.emplace_back(spec->key, field(obj, *spec));
-        ir::Node* n = doc_.newNode(type, static_cast<uint32_t>(members.size()));
-        fill(n->fields, members);
+        const auto count = static_cast<uint32_t>(order.emit.size());
+        std::array<Value, kMaxFields> values;
+        for (uint32_t i = 0; i < count; ++i) values[order.slot[i]] = field(obj, *order.emit[i]);
+        ir::Node* n = doc_.newNode(type, count);
+        for (uint32_t j = 0; j < count; ++j) {
+            n->fields.values[j] = values[j];
+            n->fields.keys()[j] = order.keys[j];
+        }
+        n->fields.size = count;
         seen_[obj] = n;
         // The origin keeps the wrapper alive: nanobind gives one C++ object one Python wrapper only while
         // a wrapper lives, and identity is what makes a reference (§2).
@@ -107,16 +112,31 @@ private:
         return type;
     }
 
-    /// The schema's fields of `type` (every field pypto writes), node-bearing ones in pypto's emit order
-    /// first: the first occurrence in that order is the one written in full.
-    const std::vector<const ir::FieldSpec*>& fieldsInEmitOrder(uint32_t type) {
-        std::vector<const ir::FieldSpec*>& order = emitOrders_[type];
-        if (order.empty()) {
+    static constexpr size_t kMaxFields = 16;  ///< more than any node type has
+    /// The schema's fields of a node type (every field pypto writes), node-bearing ones in pypto's emit
+    /// order first (the first occurrence in that order is the one written in full), and where each goes
+    /// among the node's fields, which are in key order (§1).
+    struct FieldOrder {
+        std::vector<const ir::FieldSpec*> emit;
+        std::vector<uint8_t> slot;   ///< by place in `emit`: the field's place in key order
+        std::vector<uint16_t> keys;  ///< the keys in key order
+    };
+
+    const FieldOrder& fieldOrder(uint32_t type) {
+        FieldOrder& order = fieldOrders_[type];
+        if (order.emit.empty()) {
             const ir::NodeSchema& schema = *ir::schemaFor(type);
-            for (const ir::FieldSpec& spec : schema.fields) order.push_back(&spec);
-            std::stable_sort(order.begin(), order.end(), [&](const ir::FieldSpec* a, const ir::FieldSpec* b) {
+            if (schema.fields.size() > kMaxFields) throw Unsupported{"a node type of more fields than expected"};
+            for (const ir::FieldSpec& spec : schema.fields) order.emit.push_back(&spec);
+            std::stable_sort(order.emit.begin(), order.emit.end(), [&](const ir::FieldSpec* a, const ir::FieldSpec* b) {
                 return schema.emitRank[a->key] < schema.emitRank[b->key];
             });
+            for (const ir::FieldSpec& spec : schema.fields) order.keys.push_back(static_cast<uint16_t>(spec.key));
+            std::sort(order.keys.begin(), order.keys.end(),
+                      [&](uint16_t a, uint16_t b) { return doc_.keys().less(a, b); });
+            for (const ir::FieldSpec* spec : order.emit)
+                order.slot.push_back(static_cast<uint8_t>(std::find(order.keys.begin(), order.keys.end(), spec->key) -
+                                                          order.keys.begin()));
         }
         return order;
     }
@@ -416,7 +436,7 @@ private:
     py::object valueName_, nameName_, codeName_;
     tsl::robin_map<PyObject*, ir::Node*> seen_;
     tsl::robin_map<PyTypeObject*, uint32_t> nodeTypes_;
-    std::array<std::vector<const ir::FieldSpec*>, K::kCount> emitOrders_;  ///< by node type (known types only)
+    std::array<FieldOrder, K::kCount> fieldOrders_;  ///< by node type (known types only)
     tsl::robin_map<PyTypeObject*, TypeClass> typeClasses_;
 };
 

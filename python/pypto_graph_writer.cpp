@@ -3,8 +3,11 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include <tsl/robin_map.h>
 
 #include "ir/schema.h"
 #include "unsupported.h"
@@ -19,7 +22,14 @@ using ir::Value;
 class GraphWriter {
 public:
     GraphWriter(const ir::Document& doc, const PyptoOrigin& origin)
-        : doc_(doc), origin_(origin), built_(doc.nodes().size()), state_(doc.nodes().size(), State::Unknown) {
+        : doc_(doc),
+          origin_(origin),
+          built_(doc.nodes().size()),
+          state_(doc.nodes().size(), State::Unknown),
+          changed_(doc.nodes().size(), 0) {
+        for (uint32_t key = 0; key < K::kCount; ++key)
+            names_[key] = py::reinterpret_steal<py::object>(
+                PyUnicode_InternFromString(std::string(ir::kKnownNames[key]).c_str()));
         py::module_ core = py::module_::import("pypto.pypto_core");
         ir_ = core.attr("ir");
         py::object dataType = core.attr("DataType");
@@ -54,16 +64,18 @@ private:
     enum class State : uint8_t { Unknown, Visiting, Kept, Rebuilt };
 
     /// Whether `n` needs a new pypto object: it is new, a field of it changed, or a node it holds does
-    /// (pypto's objects are immutable: a parent of a new object is new).
+    /// (pypto's objects are immutable: a parent of a new object is new). Notes which fields changed.
     bool rebuilt(const ir::Node* n) {
         State& s = state_[n->index];
         if (s == State::Visiting) throw Unsupported{"a node that contains itself"};
         if (s != State::Unknown) return s == State::Rebuilt;
         s = State::Visiting;
-        bool changed = !origin_.objectOf(n) || !origin_.fieldsAsRead(n);
-        for (uint32_t i = 0; !changed && i < n->fields.size; ++i) changed = holdsRebuilt(n->fields.values[i]);
+        uint32_t changed = origin_.objectOf(n) ? origin_.changedFields(n) : ~0u;
+        for (uint32_t i = 0; i < n->fields.size; ++i)
+            if (!(changed >> i & 1) && holdsRebuilt(n->fields.values[i])) changed |= 1u << i;
+        changed_[n->index] = changed;
         state_[n->index] = changed ? State::Rebuilt : State::Kept;
-        return changed;
+        return changed != 0;
     }
 
     bool holdsRebuilt(const Value& v) {
@@ -82,8 +94,8 @@ private:
     /// (read again from the input's object: pypto gives the same objects), else made from the document.
     py::object field(const ir::Node* n, uint32_t key) {
         const Value& v = require(n, key);
-        if (const py::object* from = origin_.objectOf(n); from && origin_.fieldAsRead(n, key) && !holdsRebuilt(v))
-            return from->attr(py::str(std::string(doc_.keys().name(key))));
+        if (const py::object* from = origin_.objectOf(n); from && !(changed_[n->index] >> n->fields.indexOf(key) & 1))
+            return from->attr(names_[key]);
         const ir::NodeSchema* schema = ir::schemaFor(n->type);
         for (const ir::FieldSpec& spec : schema->fields)
             if (spec.key == key) return value(spec, v);
@@ -165,11 +177,18 @@ private:
         return dataType(t.kind == ir::Kind::Map ? t.m->find(K::dtype) : nullptr);
     }
 
+    /// A span as pypto's Span; one object per packed span (a Span is copied into the node made with it,
+    /// and the new nodes of a pass mostly take the span of the node they stand for).
     py::object span(const Value& v) {
         if (v.kind != ir::Kind::Span) throw Unsupported{"a span that is no span"};
+        std::pair<uint64_t, uint64_t> packed{v.u, uint64_t{v.aux} << 16 | v.file};
+        if (v.packed)
+            if (auto it = spans_.find(packed); it != spans_.end()) return it->second;
         const ir::Span s = doc_.span(v);
-        return ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine,
-                                s.endColumn);
+        py::object out =
+            ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine, s.endColumn);
+        if (v.packed) spans_.emplace(packed, out);
+        return out;
     }
 
     py::object op(const Value& v) {
@@ -212,7 +231,12 @@ private:
             return ir_.attr("TupleType")(types ? list(*types, [&](const Value& item) { return type(item); })
                                                : py::list());
         }
-        if (m.size == 1 && name != "TileType") return ir_.attr(name == "Ptr" ? "PtrType" : std::string(name).c_str())();
+        if (m.size == 1 && name != "TileType") {
+            // A type of no fields is one object for all (pypto's types are immutable and shared).
+            py::object& marker = markerTypes_[std::string(name)];
+            if (!marker) marker = ir_.attr(name == "Ptr" ? "PtrType" : std::string(name).c_str())();
+            return marker;
+        }
         throw Unsupported{"a type " + std::string(name)};
     }
 
@@ -385,8 +409,19 @@ private:
     const PyptoOrigin& origin_;
     std::vector<py::object> built_;  ///< by node index: its pypto object, once made or found
     std::vector<State> state_;
+    std::vector<uint32_t> changed_;            ///< by node index: its fields that changed (rebuilt), by place
+    std::array<py::object, K::kCount> names_;  ///< the known names as Python attribute names
     py::object ir_;
     std::vector<py::object> dataTypes_;  ///< by code
+    struct PairHash {
+        size_t operator()(const std::pair<uint64_t, uint64_t>& p) const noexcept {
+            // Mixed so that the low bits (the table's) depend on every coordinate.
+            uint64_t h = (p.first ^ (p.second * 0x9E3779B97F4A7C15ULL)) * 0xFF51AFD7ED558CCDULL;
+            return static_cast<size_t>(h ^ (h >> 32));
+        }
+    };
+    tsl::robin_map<std::pair<uint64_t, uint64_t>, py::object, PairHash> spans_;  ///< by packed span
+    std::unordered_map<std::string, py::object> markerTypes_;                    ///< by type_kind
     std::array<py::object, static_cast<size_t>(ir::EnumSet::InlineLanguage) + 1> enums_;
 };
 

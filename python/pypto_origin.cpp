@@ -56,26 +56,21 @@ void PyptoOrigin::snapshot() {
     }
 }
 
-bool PyptoOrigin::fieldAsRead(const ir::Node* n, uint32_t key) const {
-    const ir::Value* now = n->field(key);
-    if (!now) return false;
-    for (uint32_t r = firstRun_[n->index]; r < firstRun_[n->index + 1]; ++r) {
-        if (runs_[r].key != key) continue;
-        thread_local std::vector<ir::Value> current;
+uint32_t PyptoOrigin::changedFields(const ir::Node* n) const {
+    const uint32_t first = firstRun_[n->index];
+    if (n->fields.size != firstRun_[n->index + 1] - first) return ~0u;
+    std::vector<ir::Value> current;
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < n->fields.size; ++i) {
+        const FieldRun& run = runs_[first + i];
+        if (run.key != n->fields.keyAt(i)) return ~0u;
         current.clear();
-        flatten(*now, current);
-        const size_t size = runs_[r].end - runs_[r].begin;
-        return current.size() == size &&
-               std::memcmp(current.data(), flat_.data() + runs_[r].begin, size * sizeof(ir::Value)) == 0;
+        flatten(n->fields.values[i], current);
+        const size_t size = run.end - run.begin;
+        if (current.size() != size || std::memcmp(current.data(), flat_.data() + run.begin, size * sizeof(ir::Value)))
+            changed |= 1u << i;
     }
-    return false;
-}
-
-bool PyptoOrigin::fieldsAsRead(const ir::Node* n) const {
-    if (n->fields.size != firstRun_[n->index + 1] - firstRun_[n->index]) return false;
-    for (auto member : n->fields)
-        if (!fieldAsRead(n, member.key)) return false;
-    return true;
+    return changed;
 }
 
 }  // namespace ptoplug::python

@@ -24,10 +24,9 @@ public:
     const pybind11::object* objectOf(const ir::Node* n) const {
         return n->index < nodes_.size() && nodes_[n->index] == n ? &objects_[n->index] : nullptr;
     }
-    /// Whether field `key` of read node `n` holds what it held when read (the same nodes, by identity).
-    bool fieldAsRead(const ir::Node* n, uint32_t key) const;
-    /// Whether read node `n` has the fields it had, each as read.
-    bool fieldsAsRead(const ir::Node* n) const;
+    /// The fields of read node `n` that do not hold what they held when read (the same nodes by
+    /// identity): a bit by place in n->fields; every bit when it has other fields than it had.
+    uint32_t changedFields(const ir::Node* n) const;
 
 private:
     struct FieldRun {
