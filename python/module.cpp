@@ -54,7 +54,7 @@ PYBIND11_MODULE(_ptoplug, m) {
         .value("JSON", ptoplug::Format::Json);
 
     // Where a Program read from a pypto Program came from (python/pypto_origin.h); opaque to Python.
-    py::class_<ptoplug::python::PyptoOrigin>(m, "PyptoOrigin");
+    py::class_<ptoplug::python::PyptoOrigin>(m, "PyptoOrigin").def(py::init<>());  // empty: every node is new
 
     py::class_<ptoplug::Program>(m, "Program")
         .def_static("read", &ptoplug::Program::read, py::arg("path"))

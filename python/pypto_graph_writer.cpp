@@ -199,16 +199,19 @@ private:
         return ir_.attr(global->kind == ir::Kind::Bool && global->b ? "GlobalVar" : "Op")(string(*name));
     }
 
+    /// The nodes listed under `key` of an inline map (none when absent, as pypto writes no empty list there).
+    py::list nodesAt(const ir::Map& m, uint32_t key) {
+        const Value* nodes = m.find(key);
+        return nodes ? list(*nodes, [&](const Value& item) { return nodeValue(item); }) : py::list();
+    }
+
     /// A type map (§4) as pypto's type object.
     py::object type(const Value& v) {
         const Value* kind = v.kind == ir::Kind::Map ? v.m->find(K::type_kind) : nullptr;
         if (!kind || kind->kind != ir::Kind::Str) throw Unsupported{"a type that is no type"};
         const ir::Map& m = *v.m;
         const std::string_view name = kind->strView();
-        auto nodes = [&](uint32_t key) {
-            const Value* list = m.find(key);
-            return list ? this->list(*list, [&](const Value& item) { return nodeValue(item); }) : py::list();
-        };
+        auto nodes = [&](uint32_t key) { return nodesAt(m, key); };
         if (name == "ScalarType") return ir_.attr("ScalarType")(dataType(m.find(K::dtype)));
         if (name == "TensorType" || name == "DistributedTensorType") {
             if (m.find(K::memref)) throw Unsupported{"a type with a MemRef"};
@@ -221,6 +224,15 @@ private:
             return cls(nodes(K::shape), dataType(m.find(K::dtype)), py::none(),
                        view ? tensorView(*view) : py::object(py::none()));
         }
+        if (name == "TileType") {
+            if (m.find(K::memref)) throw Unsupported{"a type with a MemRef"};
+            const Value* view = m.find(K::tile_view);
+            const Value* space = m.find(K::memory_space);
+            return ir_.attr("TileType")(
+                nodes(K::shape), dataType(m.find(K::dtype)), py::arg("memref") = py::none(),
+                py::arg("tile_view") = view ? tileView(*view) : py::object(py::none()),
+                py::arg("memory_space") = space ? enumValue(ir::EnumSet::MemorySpace, *space) : py::object(py::none()));
+        }
         if (name == "ArrayType") {
             py::list shape = nodes(K::shape);
             if (shape.empty()) throw Unsupported{"an ArrayType without extent"};
@@ -231,7 +243,7 @@ private:
             return ir_.attr("TupleType")(types ? list(*types, [&](const Value& item) { return type(item); })
                                                : py::list());
         }
-        if (m.size == 1 && name != "TileType") {
+        if (m.size == 1) {
             // A type of no fields is one object for all (pypto's types are immutable and shared).
             py::object& marker = markerTypes_[std::string(name)];
             if (!marker) marker = ir_.attr(name == "Ptr" ? "PtrType" : std::string(name).c_str())();
@@ -248,12 +260,22 @@ private:
     py::object tensorView(const Value& v) {
         if (v.kind != ir::Kind::Map) throw Unsupported{"a tensor view that is no map"};
         const ir::Map& m = *v.m;
-        auto nodes = [&](uint32_t key) {
-            const Value* list = m.find(key);
-            return list ? this->list(*list, [&](const Value& item) { return nodeValue(item); }) : py::list();
-        };
+        auto nodes = [&](uint32_t key) { return nodesAt(m, key); };
         return ir_.attr("TensorView")(nodes(K::stride), named("TensorLayout", m.find(K::layout)), nodes(K::valid_shape),
                                       named("PadValue", m.find(K::pad)));
+    }
+
+    py::object tileView(const Value& v) {
+        if (v.kind != ir::Kind::Map) throw Unsupported{"a tile view that is no map"};
+        const ir::Map& m = *v.m;
+        auto nodes = [&](uint32_t key) { return nodesAt(m, key); };
+        const Value* start = m.find(K::start_offset);
+        const Value* fractal = m.find(K::fractal);
+        return ir_.attr("TileView")(nodes(K::valid_shape), nodes(K::stride),
+                                    start && start->isNode() ? nodeValue(*start) : py::object(py::none()),
+                                    named("TileLayout", m.find(K::blayout)), named("TileLayout", m.find(K::slayout)),
+                                    fractal ? integer(*fractal) : py::int_(512), named("PadValue", m.find(K::pad)),
+                                    named("CompactMode", m.find(K::compact)));
     }
 
     /// A kwargs or attrs list (§5) as the dict pypto's constructors take, of the values the reader reads.
@@ -347,6 +369,7 @@ private:
                 case K::BreakStmt:
                 case K::ContinueStmt: out = c(span); break;
                 case K::InlineStmt: out = c(f(K::body), f(K::language), span); break;
+                case K::WindowBuffer: out = windowBuffer(n, c, span); break;
                 case K::Function: out = function(n, c, span); break;
                 case K::Program: out = program(n, c, span); break;
                 default: throw Unsupported{"a new " + std::string(doc_.keys().name(t))};
@@ -381,6 +404,21 @@ private:
                 return common(py::arg("devices") = f(K::devices), py::arg("slots") = f(K::slots));
             default: throw Unsupported{"a new " + std::string(doc_.keys().name(n->type))};
         }
+    }
+
+    /// pypto's constructor names a WindowBuffer after its base and types it WindowBufferType: one that is
+    /// named or typed otherwise is not built here.
+    py::object windowBuffer(const ir::Node* n, const py::object& c, const py::object& span) {
+        const Value& base = require(n, K::base);
+        const Value* baseName = base.isNode() ? base.n->field(K::name_hint) : nullptr;
+        const Value& name = require(n, K::name_hint);
+        const Value& type = require(n, K::type);
+        const Value* kind = type.kind == ir::Kind::Map ? type.m->find(K::type_kind) : nullptr;
+        if (!baseName || baseName->kind != ir::Kind::Str || name.kind != ir::Kind::Str ||
+            baseName->strView() != name.strView() || !kind || kind->kind != ir::Kind::Str ||
+            kind->strView() != "WindowBufferType")
+            throw Unsupported{"a new WindowBuffer named or typed apart from its base"};
+        return c(field(n, K::base), field(n, K::size), field(n, K::load_from_host), field(n, K::store_to_host), span);
     }
 
     py::object function(const ir::Node* n, const py::object& c, const py::object& span) {

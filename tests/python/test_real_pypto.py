@@ -244,6 +244,21 @@ class ReadFromPyptosObjects(QuietPypto):
                 functions += 1
         self.assertGreater(functions, 1000)
 
+    def test_every_fixture_built_from_nothing_is_what_pyptos_deserializer_reads(self):
+        # With an empty origin every node is new: each node type's constructor call, on every program.
+        built = 0
+        for case in fixture_cases():
+            native = _ptoplug.Program.from_bytes(data(case))
+            try:
+                theirs = ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
+            except Exception:  # noqa: BLE001 - pypto cannot read some host programs (docs/ir_format.md §11.5)
+                continue
+            ours, unsupported = native.to_pypto(_ptoplug.PyptoOrigin())
+            self.assertEqual(unsupported, "", case)
+            ir.assert_structural_equal(ours, theirs, True)
+            built += 1
+        self.assertGreater(built, 300)
+
     def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
         # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.
         prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "before.msgpack")
