@@ -25,9 +25,9 @@ struct IsolationOptions {
     std::string crashReproducerDir;                  ///< "" = a new temporary folder, named in the message
     bool summary = true;                             ///< print the closing "N files, N ok" line
     std::string reportPath;                          ///< "" = none; else one JSON line per file (README)
-    /// Each file in a process of its own, forked from its worker (driver/worker.h); otherwise a worker runs
-    /// file after file, and is replaced when plugin code left something behind in it.
-    bool processPerFile = false;
+    /// Each file in a process of its own, forked from its worker (driver/worker.h); otherwise (--reuse-workers)
+    /// a worker runs file after file, and is replaced when plugin code left something behind in it.
+    bool processPerFile = true;
 };
 
 /// Processes every item, printing each file's messages as it finishes (and a progress line when

@@ -20,6 +20,8 @@
  *                             the file named by $PTOPLUG_FAKE_LOADS, when set: one per load)
  *   FAKE_RECORDS_LOADS        a library constructor that appends "PID PPID" of the process loading it to the
  *                             file named by $PTOPLUG_FAKE_LOADS, and a pass that succeeds
+ *   FAKE_KEEPS_STATE          memory kept from one file to the next: after a triggering run, every later run in
+ *                             the same process renames the program's first function "tampered" and succeeds
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -76,6 +78,10 @@ __attribute__((constructor)) static void record_load(void) {
 }
 #endif
 
+#if defined(FAKE_KEEPS_STATE)
+static int saw_trigger; /* set by a triggering run, read by every later run in this process */
+#endif
+
 /* True unless the program is named "innocent". */
 static int triggered(const pto_host_api* host, pto_run_context* ctx) {
     pto_node program;
@@ -85,6 +91,17 @@ static int triggered(const pto_host_api* host, pto_run_context* ctx) {
 }
 
 static pto_status run(const pto_host_api* host, pto_run_context* ctx) {
+#if defined(FAKE_KEEPS_STATE)
+    pto_node first;
+    const pto_string tampered = {"tampered", 8};
+    if (triggered(host, ctx)) {
+        saw_trigger = 1;
+        return PTO_OK;
+    }
+    if (!saw_trigger) return PTO_OK;
+    if (host->program_function_at(ctx, 0, &first) != PTO_OK) return PTO_ERR_INTERNAL;
+    return host->function_rename(ctx, first, tampered);
+#endif
     if (!triggered(host, ctx)) return PTO_OK;
 #if defined(FAKE_LEAVES_THREAD)
     start_thread();

@@ -106,9 +106,9 @@ void expectBatchReportsEveryFile(const Misbehaviour& m, const std::vector<std::s
 
 TEST_P(Misbehaving, BatchReportsEveryFileAndWritesNothing) { expectBatchReportsEveryFile(GetParam(), {}); }
 
-// The same with a process of its own for each file (--process-per-file): the worker ends as that process did.
-TEST_P(Misbehaving, BatchWithAProcessPerFileReportsEveryFile) {
-    expectBatchReportsEveryFile(GetParam(), {"--process-per-file"});
+// The same with workers that run file after file (--reuse-workers).
+TEST_P(Misbehaving, BatchWithReusedWorkersReportsEveryFile) {
+    expectBatchReportsEveryFile(GetParam(), {"--reuse-workers"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, Misbehaving, ::testing::ValuesIn(misbehaviours()),

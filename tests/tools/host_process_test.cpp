@@ -47,7 +47,7 @@ TEST_P(ProcessFaults, RunFailsNamingWhatThePassLeft) {
 }
 
 // A 20-file batch at -j2 where one file triggers it: that file fails as in `run`, and every other output is
-// byte for byte that of a clean run (what was left ended with the worker that ran that file).
+// byte for byte that of a clean run (what was left ended with the process that ran that file).
 void expectOneFileFailsAlone(const ProcessFault& f, const std::vector<std::string>& extra) {
     test::OneTriggerBatch b = test::batchWithOneTrigger(f.fault, extra);
     ASSERT_TRUE(b.cleanOk);
@@ -63,9 +63,21 @@ TEST_P(ProcessFaults, OneFileOfABatchFailsAloneAndEveryOtherOutputIsAsInACleanRu
     expectOneFileFailsAlone(GetParam(), {});
 }
 
-// The same with a process of its own for each file (--process-per-file).
-TEST_P(ProcessFaults, OneFileOfABatchWithAProcessPerFileFailsAlone) {
-    expectOneFileFailsAlone(GetParam(), {"--process-per-file"});
+// The same with workers that run file after file (--reuse-workers): the worker that ran it is replaced.
+TEST_P(ProcessFaults, OneFileOfABatchWithReusedWorkersFailsAlone) {
+    expectOneFileFailsAlone(GetParam(), {"--reuse-workers"});
+}
+
+// Memory plugin code keeps from one file's run to the next (a static the triggering file sets, which makes every
+// later run in that process rename a function and succeed) never reaches another file: each file runs in a
+// process of its own, forked from a worker that ran no plugin code.
+TEST(ProcessFaultsInMemory, StateKeptByOneFilesRunNeverReachesAnotherFile) {
+    test::OneTriggerBatch b = test::batchWithOneTrigger("keeps_state");
+    ASSERT_TRUE(b.cleanOk);
+    EXPECT_EQ(b.run.exitCode, 0) << b.run.err;
+    EXPECT_NE(b.run.err.find("pto-host batch: 20 files, 20 ok, 0 failed\n"), std::string::npos) << b.run.err;
+    EXPECT_TRUE(b.triggerWritten);
+    EXPECT_TRUE(b.differing.empty()) << b.differing.front();
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -127,7 +139,7 @@ TEST(ProcessFaultsWhileLoading, PtoHostItselfNeverLoadsAPlugin) {
     const std::vector<std::vector<std::string>> commands = {
         {"run", test::fakesInput(), "-o", tmp / "o.json"},
         {"batch", tmp / "in", "--out-dir", tmp / "out", "-j", "2"},
-        {"run", test::fakesInput(), "-o", tmp / "p.json", "--process-per-file"},
+        {"run", test::fakesInput(), "-o", tmp / "p.json", "--reuse-workers"},
         {"pipeline"},
         {"verify", test::fakesInput(), "--property", "UseAfterDef"},
     };
