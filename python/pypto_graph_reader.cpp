@@ -55,19 +55,21 @@ class GraphReader {
 public:
     GraphReader(ir::Document& doc, PyptoOrigin& origin) : doc_(doc), origin_(origin) {
         py::module_ core = py::module_::import("pypto.pypto_core");
-        py::object irModule = core.attr("ir");
-        irNode_ = irModule.attr("IRNode");
-        var_ = irModule.attr("Var");
-        expr_ = irModule.attr("Expr");
-        globalVar_ = irModule.attr("GlobalVar");
-        argDirection_ = irModule.attr("ArgDirection");
+        irModule_ = core.attr("ir");
+        irNode_ = irModule_.attr("IRNode");
+        var_ = irModule_.attr("Var");
+        expr_ = irModule_.attr("Expr");
+        globalVar_ = irModule_.attr("GlobalVar");
+        argDirection_ = irModule_.attr("ArgDirection");
         dataType_ = core.attr("DataType");
         // The enums pypto's serializer writes by their names, which are the Python enums' names.
         for (const char* name : {"TensorLayout", "TileLayout", "PadValue"})
-            namedEnums_.emplace_back(irModule.attr(name), name);
+            namedEnums_.emplace_back(irModule_.attr(name), name);
         for (uint32_t key = 0; key < K::kCount; ++key)
             names_[key] = owned(PyUnicode_InternFromString(std::string(ir::kKnownNames[key]).c_str()));
         valueName_ = owned(PyUnicode_InternFromString("value"));
+        for (uint32_t key : {K::base, K::byte_offset, K::size, K::is_pinned, K::slot_count, K::slot_index})
+            memRefNames_[key] = owned(PyUnicode_InternFromString((std::string(ir::kKnownNames[key]) + "_").c_str()));
         nameName_ = owned(PyUnicode_InternFromString("name"));
         codeName_ = owned(PyUnicode_InternFromString("code"));
     }
@@ -82,7 +84,7 @@ public:
         seen_.emplace(obj, nullptr);
         const auto count = static_cast<uint32_t>(order.emit.size());
         std::array<Value, kMaxFields> values;
-        for (uint32_t i = 0; i < count; ++i) values[order.slot[i]] = field(obj, *order.emit[i]);
+        for (uint32_t i = 0; i < count; ++i) values[order.slot[i]] = field(obj, type, *order.emit[i]);
         ir::Node* n = doc_.newNode(type, count);
         for (uint32_t j = 0; j < count; ++j) {
             n->fields.values[j] = values[j];
@@ -106,8 +108,7 @@ private:
         if (!PyObject_IsInstance(obj, irNode_.ptr())) throw Unsupported{"a node field holding no IR node"};
         const std::string name = py::str(py::handle(reinterpret_cast<PyObject*>(cls)).attr("__name__"));
         const uint32_t type = doc_.keys().intern(name);
-        // A MemRef node's Python fields are named apart from what the serializer writes (base_, ...).
-        if (!ir::schemaFor(type) || type == K::MemRef) throw Unsupported{"a node of type " + name};
+        if (!ir::schemaFor(type)) throw Unsupported{"a node of type " + name};
         nodeTypes_.emplace(cls, type);
         return type;
     }
@@ -188,8 +189,11 @@ private:
         return Value::f64(d);
     }
 
-    Value field(PyObject* obj, const ir::FieldSpec& spec) {
-        py::object v = attr(obj, spec.key);
+    Value field(PyObject* obj, uint32_t owner, const ir::FieldSpec& spec) {
+        // A MemRef shows its own fields as base_, byte_offset_, ... (the serializer's names and a '_').
+        py::object v = owner == K::MemRef && memRefNames_[spec.key]
+                           ? owned(PyObject_GetAttr(obj, memRefNames_[spec.key].ptr()))
+                           : attr(obj, spec.key);
         PyObject* p = v.ptr();
         switch (spec.kind) {
             case ir::FieldKind::Node: return node(p);
@@ -248,7 +252,8 @@ private:
             case TypeForm::Tile: {
                 m.emplace_back(K::dtype, dtype(t));
                 m.emplace_back(K::shape, nodes(attr(t, K::shape).ptr()));
-                if (attr(t, K::memref).ptr() != Py_None) throw Unsupported{"a type with a MemRef"};
+                if (py::object memRef = attr(t, K::memref); !memRef.is_none())
+                    m.emplace_back(K::memref, inlineMemRef(memRef.ptr()));
                 if (cls.form == TypeForm::Tile) {
                     if (py::object view = attr(t, K::tile_view); !view.is_none())
                         m.emplace_back(K::tile_view, tileView(view.ptr()));
@@ -291,6 +296,7 @@ private:
         PyTypeObject* cls = Py_TYPE(t);
         if (auto it = typeClasses_.find(cls); it != typeClasses_.end()) return it->second;
         const std::string name = py::str(py::handle(reinterpret_cast<PyObject*>(cls)).attr("__name__"));
+        if (name == "Type") return unboundType(t);
         const std::string_view typeKind = name == "PtrType" ? std::string_view("Ptr") : std::string_view(name);
         if (!ir::isKnownTypeKind(typeKind)) throw Unsupported{"a type " + name};
         const TypeForm form = name == "ScalarType"              ? TypeForm::Scalar
@@ -305,7 +311,33 @@ private:
         return c;
     }
 
+    /// A type whose class pypto does not show to Python (MemRefType, a MemRef's type) comes as a plain Type;
+    /// pypto's type printer names it ("pl.MemRefType"). Only such a type of no fields is read.
+    TypeClass unboundType(PyObject* t) {
+        const std::string printed = py::str(irModule_.attr("python_print_type")(py::handle(t)));
+        const std::string_view typeKind = std::string_view(printed).substr(printed.rfind('.') + 1);
+        if (typeKind != "MemRefType") throw Unsupported{"a type printed " + printed};
+        return TypeClass{TypeForm::Marker, doc_.newString(typeKind)};
+    }
+
     Value enumName(PyObject* e) { return string(owned(PyObject_GetAttr(e, nameName_.ptr())).ptr()); }
+
+    /// A type's MemRef, inline as SerializeMemRef writes it (§4.4): the optional members only where they
+    /// differ from what pypto's reader defaults to.
+    Value inlineMemRef(PyObject* r) {
+        auto own = [&](uint32_t key) { return owned(PyObject_GetAttr(r, memRefNames_[key].ptr())); };
+        Members m;
+        py::object base = own(K::base);
+        m.emplace_back(K::base, string(attr(base.ptr(), K::name_hint).ptr()));
+        m.emplace_back(K::base_node, node(base.ptr()));
+        m.emplace_back(K::byte_offset, node(own(K::byte_offset).ptr()));
+        m.emplace_back(K::size, Value::integer(asInt(own(K::size).ptr())));
+        if (PyObject_IsTrue(own(K::is_pinned).ptr()) == 1) m.emplace_back(K::is_pinned, Value::boolean(true));
+        if (const int64_t slots = asInt(own(K::slot_count).ptr()); slots != 1)
+            m.emplace_back(K::slot_count, Value::integer(slots));
+        if (py::object slot = own(K::slot_index); !slot.is_none()) m.emplace_back(K::slot_index, node(slot.ptr()));
+        return map(m);
+    }
 
     Value tensorView(PyObject* v) {
         Members m;
@@ -430,10 +462,11 @@ private:
 
     ir::Document& doc_;
     PyptoOrigin& origin_;
-    py::object irNode_, var_, expr_, globalVar_, argDirection_, dataType_;
+    py::object irModule_, irNode_, var_, expr_, globalVar_, argDirection_, dataType_;
     std::vector<std::pair<py::object, const char*>> namedEnums_;
     std::array<py::object, K::kCount> names_;
     py::object valueName_, nameName_, codeName_;
+    std::array<py::object, K::kCount> memRefNames_;  ///< a MemRef's own fields, by key: "base_", ...
     tsl::robin_map<PyObject*, ir::Node*> seen_;
     tsl::robin_map<PyTypeObject*, uint32_t> nodeTypes_;
     std::array<FieldOrder, K::kCount> fieldOrders_;  ///< by node type (known types only)

@@ -246,7 +246,9 @@ private:
         if (m.size == 1) {
             // A type of no fields is one object for all (pypto's types are immutable and shared).
             py::object& marker = markerTypes_[std::string(name)];
-            if (!marker) marker = ir_.attr(name == "Ptr" ? "PtrType" : std::string(name).c_str())();
+            const std::string cls = name == "Ptr" ? "PtrType" : std::string(name);
+            if (!marker && !py::hasattr(ir_, cls.c_str())) throw Unsupported{"a type " + cls + " Python cannot make"};
+            if (!marker) marker = ir_.attr(cls.c_str())();
             return marker;
         }
         throw Unsupported{"a type " + std::string(name)};

@@ -259,6 +259,29 @@ class ReadFromPyptosObjects(QuietPypto):
             built += 1
         self.assertGreater(built, 300)
 
+    def test_memrefs_read_as_pyptos_serialization_of_them_reads(self):
+        # None in the fixtures: a MemRef node (its fields shown as base_, ...), and inline in a tensor's and a
+        # tile's type (with a slot), on one base.
+        span = ir.Span("memrefs.py", 1, 1)
+        index = pypto.DataType.INDEX
+        base = ir.Var("buf", ir.PtrType(), span)
+        whole = ir.MemRef(base, 0, 64)
+        slot = ir.MemRef(base, ir.ConstInt(64, index, span), 64, span, 2, ir.ConstInt(1, index, span))
+        tensor = ir.TensorType([16], pypto.DataType.FP32, whole)
+        a = ir.Var("a", tensor, span)
+        b = ir.Var("b", ir.TileType([16], pypto.DataType.FP32, slot, None, ir.MemorySpace.Vec), span)
+        touch = ir.Call(ir.Op("tensor.touch"), [whole, a, b], {}, None, ir.ScalarType(pypto.DataType.INT32), span)
+        body = ir.SeqStmts([ir.EvalStmt(touch, span), ir.ReturnStmt([a], span)], span)
+        function = ir.Function("k", [(a, ir.ParamDirection.In), (b, ir.ParamDirection.In)], [tensor], body, span)
+        prog = ir.Program([function], "memrefs", span)
+        native, origin, unsupported = _ptoplug.Program.from_pypto(prog)
+        self.assertEqual(unsupported, "")
+        self.assertEqual(native.to_bytes(_ptoplug.Format.JSON),
+                         _ptoplug.Program.from_bytes(ir.serialize(prog)).to_bytes(_ptoplug.Format.JSON))
+        self.assertIs(native.to_pypto(origin)[0], prog)  # nothing changed: the very program
+        # Python cannot make a MemRef as it was read (its name is the constructor's): pypto's deserializer.
+        self.assertEqual(native.to_pypto(_ptoplug.PyptoOrigin()), (None, "a type with a MemRef"))
+
     def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
         # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.
         prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "before.msgpack")
