@@ -474,6 +474,12 @@ py::object writePyptoGraph(const ir::Document& doc, const PyptoOrigin& origin, s
     } catch (const Unsupported& u) {
         unsupported = u.what;
         return py::none();
+    } catch (py::error_already_set& e) {
+        // A constructor that refuses what pypto's deserializer may take (it reads fields, not through the
+        // Python constructors): that way gives what it gives, as before. Only errors, not interrupts.
+        if (!e.matches(PyExc_Exception)) throw;
+        unsupported = std::string("pypto's constructor refused it: ") + e.what();
+        return py::none();
     }
 }
 

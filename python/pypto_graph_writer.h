@@ -14,8 +14,8 @@
 namespace ptoplug::python {
 
 /// The pypto Program `doc` holds, built with pypto's Python constructors where it differs from `origin`;
-/// or None with `unsupported` saying what it holds that this writer does not build (the caller then
-/// deserializes the document's bytes). A constructor's exception propagates.
+/// or None with `unsupported` saying what it holds that this writer does not build or a constructor
+/// refused (the caller then deserializes the document's bytes).
 pybind11::object writePyptoGraph(const ir::Document& doc, const PyptoOrigin& origin, std::string& unsupported);
 
 }  // namespace ptoplug::python
