@@ -2,6 +2,7 @@
 // plugin "fake"), for the end-to-end tests of what the host does when a plugin misbehaves.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,9 +29,15 @@ inline std::string fakeManifest(const TempDir& dir, const std::string& fault) {
     return path;
 }
 
-/// pto-host's command line with that plugin alone, then `rest`.
+/// pto-host's command line with that plugin alone, then `rest`. A run or batch that names no --crash-reproducer
+/// saves its reproducers in `dir` (not in a new folder of the system's each time).
 inline std::vector<std::string> hostWithFake(const TempDir& dir, const std::string& fault,
                                              std::vector<std::string> rest) {
+    if (!rest.empty() && (rest[0] == "run" || rest[0] == "batch") &&
+        std::find(rest.begin(), rest.end(), "--crash-reproducer") == rest.end()) {
+        rest.push_back("--crash-reproducer");
+        rest.push_back(dir / "crashes");
+    }
     std::vector<std::string> args = {kHost, "--no-default-plugins", "--plugin", fakeManifest(dir, fault)};
     args.insert(args.end(), rest.begin(), rest.end());
     return args;
