@@ -195,8 +195,12 @@ private:
         const Value* global = v.kind == ir::Kind::Map ? v.m->find(K::is_global_var) : nullptr;
         const Value* name = v.kind == ir::Kind::Map ? v.m->find(K::name) : nullptr;
         if (!global || !name || name->kind != ir::Kind::Str) throw Unsupported{"an op that is no op"};
-        // As pypto's deserializer makes them: a new GlobalVar or Op of the name.
-        return ir_.attr(global->kind == ir::Kind::Bool && global->b ? "GlobalVar" : "Op")(string(*name));
+        // A GlobalVar or Op of the name, as pypto's deserializer makes them; one object a name (an op names
+        // what it calls and holds nothing else, and pypto's own calls share the registry's).
+        const bool isGlobal = global->kind == ir::Kind::Bool && global->b;
+        py::object& made = ops_[isGlobal][std::string(name->strView())];
+        if (!made) made = ir_.attr(isGlobal ? "GlobalVar" : "Op")(string(*name));
+        return made;
     }
 
     /// The nodes listed under `key` of an inline map (none when absent, as pypto writes no empty list there).
@@ -462,6 +466,7 @@ private:
     };
     tsl::robin_map<std::pair<uint64_t, uint64_t>, py::object, PairHash> spans_;  ///< by packed span
     std::unordered_map<std::string, py::object> markerTypes_;                    ///< by type_kind
+    std::unordered_map<std::string, py::object> ops_[2];                         ///< by name: Ops, GlobalVars
     std::array<py::object, static_cast<size_t>(ir::EnumSet::InlineLanguage) + 1> enums_;
 };
 

@@ -33,6 +33,35 @@ void flatten(const ir::Value& v, std::vector<ir::Value>& out) {
     }
 }
 
+bool same(const ir::Value& a, const ir::Value& b) { return std::memcmp(&a, &b, sizeof(ir::Value)) == 0; }
+
+/// Whether `v` flattens to the values at `at` (and past them, where `at` is left), without flattening it:
+/// the walk over every node of a program after a pass allocates nothing.
+bool matches(const ir::Value& v, const ir::Value*& at, const ir::Value* end) {
+    if (at == end) return false;
+    ir::Value header;
+    switch (v.kind) {
+        case ir::Kind::Array:
+            header.kind = ir::Kind::Array;
+            header.aux = v.a->size;
+            if (!same(*at++, header)) return false;
+            for (const ir::Value& item : *v.a)
+                if (!matches(item, at, end)) return false;
+            return true;
+        case ir::Kind::Map:
+            header.kind = ir::Kind::Map;
+            header.aux = v.m->size;
+            if (!same(*at++, header)) return false;
+            for (auto member : *v.m)
+                if (at == end || !same(*at++, ir::Value::uinteger(member.key)) || !matches(member.value, at, end))
+                    return false;
+            return true;
+        case ir::Kind::Node:
+        case ir::Kind::Ref: return same(*at++, ir::Value::node(v.n));
+        default: return same(*at++, v);
+    }
+}
+
 }  // namespace
 
 void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
@@ -59,16 +88,13 @@ void PyptoOrigin::snapshot() {
 uint32_t PyptoOrigin::changedFields(const ir::Node* n) const {
     const uint32_t first = firstRun_[n->index];
     if (n->fields.size != firstRun_[n->index + 1] - first) return ~0u;
-    std::vector<ir::Value> current;
     uint32_t changed = 0;
     for (uint32_t i = 0; i < n->fields.size; ++i) {
         const FieldRun& run = runs_[first + i];
         if (run.key != n->fields.keyAt(i)) return ~0u;
-        current.clear();
-        flatten(n->fields.values[i], current);
-        const size_t size = run.end - run.begin;
-        if (current.size() != size || std::memcmp(current.data(), flat_.data() + run.begin, size * sizeof(ir::Value)))
-            changed |= 1u << i;
+        const ir::Value* at = flat_.data() + run.begin;
+        const ir::Value* end = flat_.data() + run.end;
+        if (!matches(n->fields.values[i], at, end) || at != end) changed |= 1u << i;
     }
     return changed;
 }
