@@ -22,8 +22,8 @@ namespace py = pybind11;
 namespace K = ir::K;
 using ir::Value;
 
-/// The members of one map or node being read, on the stack: a node has at most a dozen fields, and a
-/// vector per node was a tenth of the read.
+/// The members of one inline map being read (a type, an op, an attr entry), on the stack: a vector per
+/// map showed in the read.
 class Members {
 public:
     void emplace_back(uint32_t key, Value value) {
