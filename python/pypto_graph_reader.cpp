@@ -498,7 +498,6 @@ std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& ori
         unsupported = "a program pypto's reader refuses";
         return nullptr;
     }
-    origin.snapshot();
     doc->setInputFormat(ir::Format::MsgPack);
     return doc;
 }

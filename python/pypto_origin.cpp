@@ -65,24 +65,16 @@ bool matches(const ir::Value& v, const ir::Value*& at, const ir::Value* end) {
 }  // namespace
 
 void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
-    if (node->index >= nodes_.size()) {
-        nodes_.resize(node->index + 1, nullptr);
-        objects_.resize(node->index + 1);
+    // The snapshot of its fields now, while they are in cache: they are final (a node is made after
+    // everything it holds).
+    nodes_.push_back(node);
+    objects_.push_back(std::move(object));
+    for (auto member : node->fields) {
+        const auto begin = static_cast<uint32_t>(flat_.size());
+        flatten(member.value, flat_);
+        runs_.push_back({member.key, begin, static_cast<uint32_t>(flat_.size())});
     }
-    nodes_[node->index] = node;
-    objects_[node->index] = std::move(object);
-}
-
-void PyptoOrigin::snapshot() {
-    firstRun_.assign(1, 0);
-    for (const ir::Node* n : nodes_) {
-        for (auto member : n->fields) {
-            const auto begin = static_cast<uint32_t>(flat_.size());
-            flatten(member.value, flat_);
-            runs_.push_back({member.key, begin, static_cast<uint32_t>(flat_.size())});
-        }
-        firstRun_.push_back(static_cast<uint32_t>(runs_.size()));
-    }
+    firstRun_.push_back(static_cast<uint32_t>(runs_.size()));
 }
 
 uint32_t PyptoOrigin::changedFields(const ir::Node* n) const {

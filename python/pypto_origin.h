@@ -15,10 +15,9 @@ namespace ptoplug::python {
 
 class PyptoOrigin {
 public:
-    /// Records `object` as where node `node` was read from (nodes are recorded in index order).
+    /// Records `object` as where node `node` was read from, and the snapshot of its fields. Nodes are
+    /// recorded as they are made (in index order), each once its fields are final.
     void record(ir::Node* node, pybind11::object object);
-    /// After reading: the snapshot of every recorded node's fields.
-    void snapshot();
 
     /// The pypto object node `n` was read from, if it is a node read (the same node, by index and address).
     const pybind11::object* objectOf(const ir::Node* n) const {
@@ -34,7 +33,7 @@ private:
     };
     std::vector<ir::Node*> nodes_;
     std::vector<pybind11::object> objects_;
-    std::vector<uint32_t> firstRun_;  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
+    std::vector<uint32_t> firstRun_{0};  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
     std::vector<FieldRun> runs_;
     std::vector<ir::Value> flat_;
 };
