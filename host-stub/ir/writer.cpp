@@ -211,10 +211,10 @@ public:
         sink_.put(':');
         if (pretty_) sink_.put(' ');
     }
-    /// A known key (an ASCII identifier: nothing to escape) with its separators; in compact JSON the comma
-    /// before it too, dropped for a map's first key (one copy per key, no separate put).
     static constexpr int kKeyStyles = 2;  ///< compact, pretty
     int keyStyle() const { return pretty_ ? 1 : 0; }
+    /// A known key (an ASCII identifier: nothing to escape) with its separators; in compact JSON the comma
+    /// before it too, dropped for a map's first key (one copy per key, no separate put).
     static std::string encodeKey(std::string_view name, int style) {
         return style == 1 ? '"' + std::string(name) + "\": " : ",\"" + std::string(name) + "\":";
     }
