@@ -69,8 +69,8 @@ void Cli::addIsolationOptions(CLI::App* command) {
     command->add_flag(
         "--reuse-workers", [this](int64_t) { isolation.processPerFile = false; },
         "run file after file in each worker instead of each file in a fresh process: faster on many small files "
-        "(about 0.5 ms a file), but plugin code that corrupts a worker's memory reaches the files it runs after "
-        "(README: Containment)");
+        "(about 1 ms a file), but plugin code that corrupts a worker's memory reaches the files it runs after "
+        "(README: what the host guarantees when a plugin misbehaves)");
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {
