@@ -364,23 +364,32 @@ private:
 
     Value op(PyObject* o) {
         Members m;
-        m.emplace_back(K::is_global_var, Value::boolean(PyObject_IsInstance(o, globalVar_.ptr()) == 1));
+        m.emplace_back(K::is_global_var, Value::boolean(isA(o, globalVar_)));
         m.emplace_back(K::name, string(attr(o, K::name).ptr()));
         return map(m);
     }
 
-    Value functions(PyObject* dict) {
-        if (!PyDict_Check(dict)) throw Unsupported{"functions that are no dict"};
+    /// A dict as the list of {key, value} maps pypto's serializer writes for it (the functions, §5's kwargs and
+    /// attrs), in the dict's order.
+    template <class Key, class Item>
+    Value keyValueList(PyObject* dict, const char* what, Key&& key, Item&& value) {
+        if (!PyDict_Check(dict)) throw Unsupported{what};
         ir::Array* a = doc_.newArray(static_cast<uint32_t>(PyDict_GET_SIZE(dict)));
         Py_ssize_t pos = 0;
-        PyObject *key = nullptr, *value = nullptr;
-        while (PyDict_Next(dict, &pos, &key, &value)) {
+        PyObject *k = nullptr, *v = nullptr;
+        while (PyDict_Next(dict, &pos, &k, &v)) {
             Members entry;
-            entry.emplace_back(K::key, op(key));
-            entry.emplace_back(K::value, node(value));
+            entry.emplace_back(K::key, key(k));
+            entry.emplace_back(K::value, value(k, v));
             a->items[a->size++] = map(entry);
         }
         return Value::array(a);
+    }
+
+    Value functions(PyObject* dict) {
+        return keyValueList(
+            dict, "functions that are no dict", [&](PyObject* k) { return op(k); },
+            [&](PyObject*, PyObject* v) { return node(v); });
     }
 
     Value tagged(std::string_view tag, Value value) {
@@ -400,17 +409,9 @@ private:
     /// that the serializer tells apart; those are read the way pypto's own constructors store them from
     /// Python (by key), or not read.
     Value attrs(PyObject* dict) {
-        if (!PyDict_Check(dict)) throw Unsupported{"attrs that are no dict"};
-        ir::Array* a = doc_.newArray(static_cast<uint32_t>(PyDict_GET_SIZE(dict)));
-        Py_ssize_t pos = 0;
-        PyObject *key = nullptr, *value = nullptr;
-        while (PyDict_Next(dict, &pos, &key, &value)) {
-            Members entry;
-            entry.emplace_back(K::key, string(key));
-            entry.emplace_back(K::value, attrValue(key, value));
-            a->items[a->size++] = map(entry);
-        }
-        return Value::array(a);
+        return keyValueList(
+            dict, "attrs that are no dict", [&](PyObject* k) { return string(k); },
+            [&](PyObject* k, PyObject* v) { return attrValue(k, v); });
     }
 
     Value attrValue(PyObject* key, PyObject* v) {
