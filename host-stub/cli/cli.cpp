@@ -71,6 +71,11 @@ void Cli::addIsolationOptions(CLI::App* command) {
         "run file after file in each worker instead of each file in a fresh process: faster on many small files "
         "(about 1 ms a file), but plugin code that corrupts a worker's memory reaches the files it runs after "
         "(README: what the host guarantees when a plugin misbehaves)");
+    command->add_flag(
+        "--no-huge-code", [this](int64_t) { isolation.hugeCode = false; },
+        "keep the code of pto-host and of the plugins on the pages of their files: for profilers such as perf, "
+        "which name code by its file (by default each worker copies whole 2 MiB blocks of code onto huge pages "
+        "before its second file, which makes a process per file cheaper)");
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {

@@ -1,0 +1,109 @@
+#include "base/huge_code.h"
+
+#include <sys/mman.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "base/allocator.h"
+
+namespace ptoplug {
+namespace {
+
+struct Mapping {
+    uintptr_t lo, hi;
+    bool readable, writable, executable, shared;
+    unsigned major, minor;
+    unsigned long inode;  ///< 0: not a file's
+};
+
+std::vector<Mapping> mappingsOfThisProcess() {
+    std::vector<Mapping> mappings;
+    std::FILE* maps = std::fopen("/proc/self/maps", "re");
+    if (!maps) return mappings;
+    char line[4096];
+    while (std::fgets(line, sizeof line, maps)) {
+        unsigned long lo = 0, hi = 0, inode = 0;
+        unsigned major = 0, minor = 0;
+        char perms[5] = {};
+        if (std::sscanf(line, "%lx-%lx %4s %*x %x:%x %lu", &lo, &hi, perms, &major, &minor, &inode) != 6) continue;
+        mappings.push_back(
+            {lo, hi, perms[0] == 'r', perms[1] == 'w', perms[2] == 'x', perms[3] == 's', major, minor, inode});
+    }
+    std::fclose(maps);
+    return mappings;
+}
+
+bool hugePagesOff() {
+    std::FILE* setting = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+    if (!setting) return true;
+    char line[128] = {};
+    const bool read = std::fgets(line, sizeof line, setting) != nullptr;
+    std::fclose(setting);
+    return !read || std::strstr(line, "[never]") != nullptr;
+}
+
+// [block, block + kHugePageBytes) holds mappings of `code`'s file only, none of them writable or shared, and
+// at least one executable: the block may become one executable copy.
+bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintptr_t block) {
+    for (const Mapping& m : mappings) {
+        if (m.hi <= block || m.lo >= block + kHugePageBytes) continue;
+        if (m.inode == 0 || m.inode != code.inode || m.major != code.major || m.minor != code.minor || m.writable ||
+            m.shared)
+            return false;
+    }
+    return true;
+}
+
+bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
+    // Twice the size, to cut an aligned block out of: a huge page needs a 2 MiB-aligned range.
+    void* raw = ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return false;
+    const auto rawAt = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t copyAt = (rawAt + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    if (copyAt > rawAt) ::munmap(raw, copyAt - rawAt);
+    if (const uintptr_t end = rawAt + 2 * kHugePageBytes; end > copyAt + kHugePageBytes)
+        ::munmap(reinterpret_cast<void*>(copyAt + kHugePageBytes), end - copyAt - kHugePageBytes);
+    auto* copy = reinterpret_cast<char*>(copyAt);
+    ::madvise(copy, kHugePageBytes, MADV_HUGEPAGE);
+    // Only what can be read is copied; gaps and inaccessible padding stay zero.
+    for (const Mapping& m : mappings) {
+        if (m.hi <= block || m.lo >= block + kHugePageBytes || !m.readable) continue;
+        const uintptr_t lo = m.lo < block ? block : m.lo;
+        const uintptr_t hi = m.hi > block + kHugePageBytes ? block + kHugePageBytes : m.hi;
+        std::memcpy(copy + (lo - block), reinterpret_cast<const void*>(lo), hi - lo);
+    }
+    // The copy replaces the block in one step (the code running now may be in it: its bytes are the same).
+    if (::mprotect(copy, kHugePageBytes, PROT_READ | PROT_EXEC) != 0 ||
+        ::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(block)) ==
+            MAP_FAILED) {
+        ::munmap(copy, kHugePageBytes);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+size_t placeCodeOnHugePages() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return 0;
+#else
+    if (hugePagesOff()) return 0;
+    const std::vector<Mapping> mappings = mappingsOfThisProcess();
+    std::vector<uintptr_t> blocks;
+    for (const Mapping& m : mappings) {
+        if (!m.executable || m.inode == 0) continue;
+        for (uintptr_t block = m.lo & ~(kHugePageBytes - 1); block < m.hi; block += kHugePageBytes)
+            if ((blocks.empty() || blocks.back() != block) && onlyCodeOf(mappings, m, block)) blocks.push_back(block);
+    }
+    size_t placed = 0;
+    for (uintptr_t block : blocks) placed += placeBlock(mappings, block);
+    return placed;
+#endif
+}
+
+}  // namespace ptoplug

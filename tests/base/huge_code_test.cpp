@@ -1,0 +1,104 @@
+// base/huge_code.h: code moved onto huge pages is the same code, and nothing writable is touched.
+#include "base/huge_code.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace ptoplug {
+namespace {
+
+struct Mapping {
+    uintptr_t lo, hi;
+    std::string perms;
+    unsigned long inode;
+};
+
+std::vector<Mapping> mappings() {
+    std::vector<Mapping> all;
+    std::FILE* maps = std::fopen("/proc/self/maps", "re");
+    char line[4096];
+    while (maps && std::fgets(line, sizeof line, maps)) {
+        unsigned long lo = 0, hi = 0, inode = 0;
+        char perms[5] = {};
+        if (std::sscanf(line, "%lx-%lx %4s %*x %*x:%*x %lu", &lo, &hi, perms, &inode) == 4)
+            all.push_back({lo, hi, perms, inode});
+    }
+    if (maps) std::fclose(maps);
+    return all;
+}
+
+// The bytes of every readable executable mapping, with where they are.
+std::vector<std::pair<uintptr_t, std::string>> codeBytes(const std::vector<Mapping>& all) {
+    std::vector<std::pair<uintptr_t, std::string>> code;
+    for (const Mapping& m : all)
+        if (m.perms[0] == 'r' && m.perms[2] == 'x' && m.inode != 0)
+            code.emplace_back(m.lo, std::string(reinterpret_cast<const char*>(m.lo), m.hi - m.lo));
+    return code;
+}
+
+// Runs `check` in a child process (the placement changes the process for good); its exit code.
+template <class Check>
+int inChild(Check check) {
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(check());
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
+    EXPECT_EQ(inChild([] {
+                  const std::vector<Mapping> before = mappings();
+                  const auto bytes = codeBytes(before);
+                  placeCodeOnHugePages();
+                  // Every byte of code is where it was, and library and program code still runs.
+                  for (const auto& [at, content] : bytes)
+                      if (std::memcmp(reinterpret_cast<const void*>(at), content.data(), content.size()) != 0) return 1;
+                  std::vector<std::string> words = {"pto", "host", "huge", "code"};
+                  std::sort(words.begin(), words.end());
+                  char text[64];
+                  std::snprintf(text, sizeof text, "%s %d %.2f", words.front().c_str(), 42, 0.5);
+                  if (std::string(text) != "code 42 0.50" || std::to_string(7) != "7") return 2;
+                  return 0;
+              }),
+              0);
+}
+
+TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable) {
+    EXPECT_EQ(inChild([] {
+                  const std::vector<Mapping> before = mappings();
+                  const size_t placed = placeCodeOnHugePages();
+                  const std::vector<Mapping> after = mappings();
+                  for (const Mapping& m : before) {
+                      if (m.perms[1] != 'w') continue;
+                      auto same = [&](const Mapping& n) { return n.lo == m.lo && n.hi == m.hi && n.inode == m.inode; };
+                      if (std::none_of(after.begin(), after.end(), same)) return 1;
+                  }
+                  size_t blocks = 0;
+                  constexpr uintptr_t kBlock = uintptr_t{2} << 20;
+                  for (const Mapping& m : after) {
+                      const bool wasFile = std::any_of(before.begin(), before.end(), [&](const Mapping& b) {
+                          return b.inode != 0 && b.lo < m.hi && m.lo < b.hi;
+                      });
+                      if (m.inode != 0 || !wasFile) continue;
+                      // An anonymous mapping where a file was: one of the placed blocks, or several merged.
+                      if (m.perms != "r-xp" || m.lo % kBlock != 0 || (m.hi - m.lo) % kBlock != 0) return 2;
+                      blocks += (m.hi - m.lo) / kBlock;
+                  }
+                  return blocks == placed ? 0 : 3;
+              }),
+              0);
+}
+
+}  // namespace
+}  // namespace ptoplug
