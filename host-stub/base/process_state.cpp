@@ -40,6 +40,7 @@ struct Watched {
 std::array<Watched, 8> gWatched;
 size_t gWatchedCount = 0;
 bool gOwned = false;
+mode_t gUmask = 0;  // the host's, read once: the host never changes it, and every guard puts it back
 
 bool gLost = false;
 std::atomic<uint64_t> gEpoch{0};  // guards started so far
@@ -93,7 +94,10 @@ size_t threadsLeft(size_t before) {
 
 }  // namespace
 
-void ownProcessState() { gOwned = true; }
+void ownProcessState() {
+    gUmask = currentUmask();
+    gOwned = true;
+}
 
 bool ownsProcessState() { return gOwned; }
 
@@ -108,7 +112,6 @@ void watchHostDescriptor(int fd) {
 ProcessStateGuard::ProcessStateGuard() : restored_(!gOwned) {
     if (restored_) return;
     folder_ = ::open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    umask_ = currentUmask();
     for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], nullptr, &actions_[i]);
     for (size_t i = 0; i < kLimits.size(); ++i) ::getrlimit(kLimits[i].resource, &limits_[i]);
     ::pthread_sigmask(SIG_BLOCK, nullptr, &mask_);
@@ -129,14 +132,17 @@ std::string ProcessStateGuard::restore() {
         (void)::fchdir(folder_);  // nothing better to do if it fails: the folder then was deleted under us
         ::close(folder_);
     }
-    ::umask(umask_);
+    ::umask(gUmask);
     std::string lost;
     for (size_t i = 0; i < kSignals.size(); ++i) {
         struct sigaction now {};
         ::sigaction(kSignals[i], nullptr, &now);
         if (now.sa_handler != actions_[i].sa_handler)
             note(lost, "the handling of " + signalName(kSignals[i]) + " changed (put back)");
-        ::sigaction(kSignals[i], &actions_[i], nullptr);
+        // Written back only when changed (flags and mask silently): each call is a microsecond on these VMs.
+        if (now.sa_handler != actions_[i].sa_handler || now.sa_flags != actions_[i].sa_flags ||
+            std::memcmp(&now.sa_mask, &actions_[i].sa_mask, sizeof now.sa_mask) != 0)
+            ::sigaction(kSignals[i], &actions_[i], nullptr);
     }
     sigset_t mask;
     ::pthread_sigmask(SIG_BLOCK, nullptr, &mask);

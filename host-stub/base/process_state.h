@@ -19,8 +19,9 @@
 namespace ptoplug {
 
 /// Declares that the host owns this process (pto-host, pto-plugin-check): from now on guards put its state
-/// back. Inside another program (the C++ API, the Python module) they do nothing: the state is that
-/// program's, and its other threads may change it while a pass runs, which a guard would undo.
+/// back (the umask as it is now: the host never changes it). Inside another program (the C++ API, the Python
+/// module) they do nothing: the state is that program's, and its other threads may change it while a pass
+/// runs, which a guard would undo.
 void ownProcessState();
 /// Whether ownProcessState was called.
 bool ownsProcessState();
@@ -72,7 +73,6 @@ private:
 
     bool restored_;    ///< also true when the host does not own the process: nothing to do
     int folder_ = -1;  ///< an O_PATH descriptor of the working folder, or -1 when it cannot be opened (deleted)
-    mode_t umask_ = 0;
     std::array<struct sigaction, kSignals.size()> actions_{};
     std::array<struct rlimit, kLimits.size()> limits_{};
     sigset_t mask_{};
