@@ -58,28 +58,31 @@ bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintp
     return true;
 }
 
+// An address /proc/self/maps gave: integers are all it gives.
+void* at(uintptr_t address) {
+    return reinterpret_cast<void*>(address);  // NOLINT(performance-no-int-to-ptr)
+}
+
 bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
     // Twice the size, to cut an aligned block out of: a huge page needs a 2 MiB-aligned range.
-    void* raw = ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    auto* raw = static_cast<char*>(
+        ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     if (raw == MAP_FAILED) return false;
-    const auto rawAt = reinterpret_cast<uintptr_t>(raw);
-    const uintptr_t copyAt = (rawAt + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    if (copyAt > rawAt) ::munmap(raw, copyAt - rawAt);
-    if (const uintptr_t end = rawAt + 2 * kHugePageBytes; end > copyAt + kHugePageBytes)
-        ::munmap(reinterpret_cast<void*>(copyAt + kHugePageBytes), end - copyAt - kHugePageBytes);
-    auto* copy = reinterpret_cast<char*>(copyAt);
+    const size_t before = (kHugePageBytes - reinterpret_cast<uintptr_t>(raw) % kHugePageBytes) % kHugePageBytes;
+    char* copy = raw + before;
+    if (before > 0) ::munmap(raw, before);
+    ::munmap(copy + kHugePageBytes, kHugePageBytes - before);
     ::madvise(copy, kHugePageBytes, MADV_HUGEPAGE);
     // Only what can be read is copied; gaps and inaccessible padding stay zero.
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes || !m.readable) continue;
         const uintptr_t lo = m.lo < block ? block : m.lo;
         const uintptr_t hi = m.hi > block + kHugePageBytes ? block + kHugePageBytes : m.hi;
-        std::memcpy(copy + (lo - block), reinterpret_cast<const void*>(lo), hi - lo);
+        std::memcpy(copy + (lo - block), at(lo), hi - lo);
     }
     // The copy replaces the block in one step (the code running now may be in it: its bytes are the same).
     if (::mprotect(copy, kHugePageBytes, PROT_READ | PROT_EXEC) != 0 ||
-        ::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(block)) ==
-            MAP_FAILED) {
+        ::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, at(block)) == MAP_FAILED) {
         ::munmap(copy, kHugePageBytes);
         return false;
     }
