@@ -69,7 +69,7 @@ void Cli::addIsolationOptions(CLI::App* command) {
     command->add_flag(
         "--reuse-workers", [this](int64_t) { isolation.processPerFile = false; },
         "run file after file in each worker instead of each file in a fresh process: faster on many small files "
-        "(about 1 ms a file), but plugin code that corrupts a worker's memory reaches the files it runs after "
+        "(1-4 ms a file, by machine), but plugin code that corrupts a worker's memory reaches the files it runs after "
         "(README: what the host guarantees when a plugin misbehaves)");
     command->add_flag(
         "--no-huge-code", [this](int64_t) { isolation.hugeCode = false; },
