@@ -169,5 +169,28 @@ TEST(RunContexts, AContextKeptFromAnEarlierRunIsRefused) {
     EXPECT_TRUE(fs::exists(tmp / "out.json"));
 }
 
+// A worker that runs more than one file copies its code onto huge pages before the second (base/huge_code.h):
+// the files' processes then run that copy. A batch with it (one worker, so every file after the first) and
+// without it (--no-huge-code) writes the same outputs byte for byte, MaterializeDistTensorCtx's work.
+TEST(HugeCode, ABatchWritesTheSameOutputsWithAndWithoutIt) {
+    TempDir tmp, in, with, without;
+    ASSERT_EQ(runProcess({test::kGen, "3", tmp / "gen.msgpack"}).exitCode, 0);
+    for (int i = 0; i < 5; ++i) fs::copy_file(tmp / "gen.msgpack", in / ("p" + std::to_string(i) + ".msgpack"));
+    auto batch = [&](const std::string& out, std::vector<std::string> extra) {
+        std::vector<std::string> args = {test::kHost, "batch", in.path(), "--out-dir", out, "-j", "1"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runProcess(args);
+    };
+    auto r = batch(with.path(), {});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    r = batch(without.path(), {"--no-huge-code"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (int i = 0; i < 5; ++i) {
+        const std::string name = "p" + std::to_string(i) + ".msgpack";
+        EXPECT_NE(test::readBytes(with / name), test::readBytes(in / name)) << name << ": the pass changed nothing";
+        EXPECT_EQ(test::readBytes(with / name), test::readBytes(without / name)) << name;
+    }
+}
+
 }  // namespace
 }  // namespace ptoplug
