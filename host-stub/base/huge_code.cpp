@@ -13,6 +13,12 @@
 namespace ptoplug {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;  // the runtimes keep their own account of mappings
+#else
+constexpr bool kSanitized = false;
+#endif
+
 struct Mapping {
     uintptr_t lo, hi;
     bool readable, writable, executable, shared;
@@ -92,10 +98,7 @@ bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
 }  // namespace
 
 size_t placeCodeOnHugePages() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return 0;
-#else
-    if (hugePagesOff()) return 0;
+    if (kSanitized || hugePagesOff()) return 0;
     const std::vector<Mapping> mappings = mappingsOfThisProcess();
     std::vector<uintptr_t> blocks;
     for (const Mapping& m : mappings) {
@@ -106,7 +109,6 @@ size_t placeCodeOnHugePages() {
     size_t placed = 0;
     for (uintptr_t block : blocks) placed += placeBlock(mappings, block);
     return placed;
-#endif
 }
 
 }  // namespace ptoplug
