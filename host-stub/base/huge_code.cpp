@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -57,8 +58,8 @@ bool hugePagesOff() {
 bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintptr_t block) {
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes) continue;
-        if (m.inode == 0 || m.inode != code.inode || m.major != code.major || m.minor != code.minor || m.writable ||
-            m.shared)
+        if (m.inode == 0 || m.inode != code.inode || m.major != code.major || m.minor != code.minor || !m.readable ||
+            m.writable || m.shared)
             return false;
     }
     return true;
@@ -78,19 +79,30 @@ bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
     char* copy = raw + before;
     if (before > 0) ::munmap(raw, before);
     ::munmap(copy + kHugePageBytes, kHugePageBytes - before);
-    ::madvise(copy, kHugePageBytes, MADV_HUGEPAGE);
-    // Only what can be read is copied; gaps and inaccessible padding stay zero.
+    // Without a huge page the copy would only cost memory and page-table copies at every fork.
+    if (::madvise(copy, kHugePageBytes, MADV_HUGEPAGE) != 0) {
+        ::munmap(copy, kHugePageBytes);
+        return false;
+    }
+    // Gaps stay zero.
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes || !m.readable) continue;
         const uintptr_t lo = m.lo < block ? block : m.lo;
         const uintptr_t hi = m.hi > block + kHugePageBytes ? block + kHugePageBytes : m.hi;
         std::memcpy(copy + (lo - block), at(lo), hi - lo);
     }
-    // The copy replaces the block in one step (the code running now may be in it: its bytes are the same).
-    if (::mprotect(copy, kHugePageBytes, PROT_READ | PROT_EXEC) != 0 ||
-        ::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, at(block)) == MAP_FAILED) {
+    if (::mprotect(copy, kHugePageBytes, PROT_READ | PROT_EXEC) != 0) {
         ::munmap(copy, kHugePageBytes);
         return false;
+    }
+    // The copy replaces the block in one step (the code running now may be in it: its bytes are the same).
+    // MREMAP_FIXED unmaps the block before it moves the copy: a failure after that has left code missing,
+    // which must end the process here rather than at some later call into it.
+    if (::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, at(block)) == MAP_FAILED) {
+        static constexpr char kMessage[] =
+            "pto-host: moving code onto huge pages failed (mremap); run with --no-huge-code\n";
+        (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+        ::_exit(70);
     }
     return true;
 }

@@ -5,18 +5,22 @@
 
 namespace ptoplug {
 
-/// Replaces each 2 MiB-aligned block of this process's address space that holds only one object's read-only
-/// file mappings (its code, its constants; unmapped gaps) by an identical private copy on a transparent huge
-/// page, executable. Why: a forked process reaches code through page-table entries of its own, built on
-/// first touch, 4 KiB at a time; on the virtual machines this runs on, each first touch costs microseconds
-/// and a small file's process touches about a thousand pages of code. A huge page is one entry for 512 of
-/// them (README: the cost of a process per file).
+/// Replaces each 2 MiB-aligned block of this process's address space that holds only one object's readable,
+/// read-only file mappings (its code and constants; unmapped gaps) by an identical private copy on a
+/// transparent huge page, readable and executable (the constants in the block become executable too, and
+/// the gaps readable zeros). Why: a forked process reaches code through page-table entries of its own,
+/// built on first touch, 4 KiB at a time; on the virtual machines this runs on, each first touch costs
+/// microseconds and a small file's process touches about a thousand pages of code. A huge page is one entry
+/// for 512 of them (README: the cost of a process per file). Only large objects qualify (pto-host, and
+/// libraries such as libstdc++ where the kernel aligns them): a small library's code shares its block with
+/// its writable data, and stays.
 ///
-/// Call while the process runs one thread and before it forks the copies that benefit. Blocks with any
-/// writable or other object's mapping are left alone, as is everything where transparent huge pages are
-/// off; where the kernel gives no huge page the copy is still correct. Profilers that name code by its file
-/// mapping (perf) then see anonymous code in those blocks. Does nothing in sanitizer builds, whose runtimes
-/// keep their own account of mappings. Returns the number of blocks placed.
+/// Call while the process runs one thread and before it forks the copies that benefit. Costs address space
+/// (a block's gaps, and 4 MiB for a moment) and a private copy per process that places: not for a process
+/// under a tight address-space limit. Blocks with any writable, unreadable or other object's mapping are left
+/// alone, as is everything where transparent huge pages are off or not granted. Profilers that name code by
+/// its file mapping (perf) then see anonymous code in those blocks. Does nothing in sanitizer builds, whose
+/// runtimes keep their own account of mappings. Returns the number of blocks placed.
 size_t placeCodeOnHugePages();
 
 }  // namespace ptoplug

@@ -40,7 +40,7 @@ struct Watched {
 std::array<Watched, 8> gWatched;
 size_t gWatchedCount = 0;
 bool gOwned = false;
-mode_t gUmask = 0;  // the host's, read once: the host never changes it, and every guard puts it back
+mode_t gUmask = 0;  // the host's, read once: the host sets no other, and every guard puts it back
 
 bool gLost = false;
 std::atomic<uint64_t> gEpoch{0};  // guards started so far

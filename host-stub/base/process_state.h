@@ -19,7 +19,7 @@
 namespace ptoplug {
 
 /// Declares that the host owns this process (pto-host, pto-plugin-check): from now on guards put its state
-/// back (the umask as it is now: the host never changes it). Inside another program (the C++ API, the Python
+/// back (the umask as it is now: the host sets no other). Inside another program (the C++ API, the Python
 /// module) they do nothing: the state is that program's, and its other threads may change it while a pass
 /// runs, which a guard would undo.
 void ownProcessState();

@@ -73,9 +73,9 @@ void Cli::addIsolationOptions(CLI::App* command) {
         "(README: what the host guarantees when a plugin misbehaves)");
     command->add_flag(
         "--no-huge-code", [this](int64_t) { isolation.hugeCode = false; },
-        "keep the code of pto-host and of the plugins on the pages of their files: for profilers such as perf, "
-        "which name code by its file (by default each worker copies whole 2 MiB blocks of code onto huge pages "
-        "before its second file, which makes a process per file cheaper)");
+        "keep code on the pages of its files: for profilers such as perf, which name code by its file (by default "
+        "each worker copies the 2 MiB blocks that hold only code, of pto-host and of large libraries, onto huge "
+        "pages before its second file, which makes a process per file cheaper)");
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {

@@ -104,8 +104,12 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             // code itself, so every file starts from the same state. What it started ends with it (it and
             // this process are subreapers: even what moved to a new session is found).
             // From the second file on, this worker is a zygote: its code goes on huge pages, so that each
-            // file's process reaches it without a page fault per 4 KiB (a worker with one file never pays).
-            if (++filesRun == 2 && isolation.hugeCode) placeCodeOnHugePages();
+            // file's process reaches it without a first touch per 4 KiB (a worker with one file never pays).
+            // Not beside a thread plugin code left while loading (it could map into a block's gaps meanwhile),
+            // nor under --memory-limit (the copies take address space).
+            if (++filesRun == 2 && isolation.hugeCode && !unloaded && !processStateLost() &&
+                isolation.memoryLimitMiB == 0)
+                placeCodeOnHugePages();
             const io::ChildEnd end = io::runForked(run);
             io::endDescendants();
             // It answered, or this process ends as it did, so that pto-host reads the same end.

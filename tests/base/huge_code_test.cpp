@@ -36,11 +36,11 @@ std::vector<Mapping> mappings() {
     return all;
 }
 
-// The bytes of every readable executable mapping, with where they are.
+// The bytes of every readable, read-only file mapping (code and constants), with where they are.
 std::vector<std::pair<uintptr_t, std::string>> codeBytes(const std::vector<Mapping>& all) {
     std::vector<std::pair<uintptr_t, std::string>> code;
     for (const Mapping& m : all)
-        if (m.perms[0] == 'r' && m.perms[2] == 'x' && m.inode != 0)
+        if (m.perms[0] == 'r' && m.perms[1] != 'w' && m.inode != 0)
             code.emplace_back(m.lo, std::string(reinterpret_cast<const char*>(m.lo), m.hi - m.lo));
     return code;
 }
@@ -56,11 +56,26 @@ int inChild(Check check) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Where placement is on: not in sanitizer builds, nor where transparent huge pages are off.
+bool placementOn() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return false;
+#else
+    std::FILE* setting = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+    char line[128] = {};
+    const bool read = setting && std::fgets(line, sizeof line, setting);
+    if (setting) std::fclose(setting);
+    return read && !std::strstr(line, "[never]");
+#endif
+}
+
 TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
+    if (!placementOn()) GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
     EXPECT_EQ(inChild([] {
                   const std::vector<Mapping> before = mappings();
                   const auto bytes = codeBytes(before);
-                  placeCodeOnHugePages();
+                  // The kernel aligns large libraries (libstdc++, this binary's code) to 2 MiB: one at least.
+                  if (placeCodeOnHugePages() == 0) return 3;
                   // Every byte of code is where it was, and library and program code still runs.
                   for (const auto& [at, content] : bytes)
                       if (std::memcmp(reinterpret_cast<const void*>(at), content.data(), content.size()) != 0) return 1;
@@ -75,6 +90,7 @@ TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
 }
 
 TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable) {
+    if (!placementOn()) GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
     EXPECT_EQ(inChild([] {
                   const std::vector<Mapping> before = mappings();
                   const size_t placed = placeCodeOnHugePages();
@@ -95,7 +111,7 @@ TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable
                       if (m.perms != "r-xp" || m.lo % kBlock != 0 || (m.hi - m.lo) % kBlock != 0) return 2;
                       blocks += (m.hi - m.lo) / kBlock;
                   }
-                  return blocks == placed ? 0 : 3;
+                  return placed > 0 && blocks == placed ? 0 : 3;
               }),
               0);
 }
