@@ -53,8 +53,8 @@ bool hugePagesOff() {
     return !read || std::strstr(line, "[never]") != nullptr;
 }
 
-// [block, block + kHugePageBytes) holds mappings of `code`'s file only, none of them writable or shared, and
-// at least one executable: the block may become one executable copy.
+// [block, block + kHugePageBytes) holds mappings of `code`'s file only (`code`, executable, among them), all
+// readable and none writable or shared: the block may become one executable copy.
 bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintptr_t block) {
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes) continue;
