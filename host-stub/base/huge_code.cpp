@@ -44,15 +44,6 @@ std::vector<Mapping> mappingsOfThisProcess() {
     return mappings;
 }
 
-bool hugePagesOff() {
-    std::FILE* setting = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
-    if (!setting) return true;
-    char line[128] = {};
-    const bool read = std::fgets(line, sizeof line, setting) != nullptr;
-    std::fclose(setting);
-    return !read || std::strstr(line, "[never]") != nullptr;
-}
-
 // [block, block + kHugePageBytes) holds mappings of `code`'s file only (`code`, executable, among them), all
 // readable and none writable or shared: the block may become one executable copy.
 bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintptr_t block) {
@@ -109,8 +100,18 @@ bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
 
 }  // namespace
 
+bool hugeCodePlacementPossible() {
+    if (kSanitized) return false;
+    std::FILE* setting = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+    if (!setting) return false;
+    char line[128] = {};
+    const bool read = std::fgets(line, sizeof line, setting) != nullptr;
+    std::fclose(setting);
+    return read && std::strstr(line, "[never]") == nullptr;
+}
+
 size_t placeCodeOnHugePages() {
-    if (kSanitized || hugePagesOff()) return 0;
+    if (!hugeCodePlacementPossible()) return 0;
     const std::vector<Mapping> mappings = mappingsOfThisProcess();
     std::vector<uintptr_t> blocks;
     for (const Mapping& m : mappings) {

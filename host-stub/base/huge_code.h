@@ -23,4 +23,8 @@ namespace ptoplug {
 /// runtimes keep their own account of mappings. Returns the number of blocks placed.
 size_t placeCodeOnHugePages();
 
+/// Whether placeCodeOnHugePages can place anything here: not in sanitizer builds, nor where transparent huge
+/// pages are off.
+bool hugeCodePlacementPossible();
+
 }  // namespace ptoplug

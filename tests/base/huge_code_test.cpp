@@ -1,17 +1,17 @@
 // base/huge_code.h: code moved onto huge pages is the same code, and nothing writable is touched.
 #include "base/huge_code.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "io/subprocess.h"
 
 namespace ptoplug {
 namespace {
@@ -45,32 +45,15 @@ std::vector<std::pair<uintptr_t, std::string>> codeBytes(const std::vector<Mappi
     return code;
 }
 
-// Runs `check` in a child process (the placement changes the process for good); its exit code.
-template <class Check>
-int inChild(Check check) {
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) ::_exit(check());
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-// Where placement is on: not in sanitizer builds, nor where transparent huge pages are off.
-bool placementOn() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return false;
-#else
-    std::FILE* setting = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
-    char line[128] = {};
-    const bool read = setting && std::fgets(line, sizeof line, setting);
-    if (setting) std::fclose(setting);
-    return read && !std::strstr(line, "[never]");
-#endif
+// `check`'s exit code, run in a child process (the placement changes the process for good).
+int inChild(const std::function<int()>& check) {
+    const io::ChildEnd end = io::runForked(check);
+    return end.how == io::ChildEnd::How::Exited ? end.status : 128 + end.status;
 }
 
 TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
-    if (!placementOn()) GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
+    if (!hugeCodePlacementPossible())
+        GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
     EXPECT_EQ(inChild([] {
                   const std::vector<Mapping> before = mappings();
                   const auto bytes = codeBytes(before);
@@ -90,7 +73,8 @@ TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
 }
 
 TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable) {
-    if (!placementOn()) GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
+    if (!hugeCodePlacementPossible())
+        GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
     EXPECT_EQ(inChild([] {
                   const std::vector<Mapping> before = mappings();
                   const size_t placed = placeCodeOnHugePages();
