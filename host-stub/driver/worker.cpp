@@ -1,11 +1,5 @@
 #include "driver/worker.h"
 
-#include <pthread.h>
-#include <sys/resource.h>
-
-#include <algorithm>
-#include <climits>
-#include <functional>
 #include <new>
 
 #include "base/huge_code.h"
@@ -21,41 +15,6 @@ namespace ptoplug::host {
 namespace {
 
 WorkerProgress* gWorkerProgress = nullptr;
-
-// `body` on a thread of its own, in a file's process: glibc's malloc gives a new thread a new arena, so the
-// file's allocations land on fresh pages, and its stack is fresh, instead of writes into the worker's heap
-// and stack pages that each cost a copy (on the VMs CI runs on a copy-on-write costs ~12 us, a fresh page
-// ~8.5 us; 0.90x the time of a batch of small files). On the calling thread where no thread can be made.
-int onFreshThread(const std::function<int()>& body) {
-    struct Call {
-        const std::function<int()>* body;
-        int code;
-    } call{&body, 70};
-    // The main thread's stack limit, as the calling thread had it (glibc gives 2 MiB where it is unlimited).
-    size_t stackBytes = size_t{8} << 20;
-    if (struct rlimit limit{}; ::getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-        stackBytes = std::max<size_t>(limit.rlim_cur, PTHREAD_STACK_MIN);
-    pthread_attr_t attributes;
-    ::pthread_attr_init(&attributes);
-    ::pthread_attr_setstacksize(&attributes, stackBytes);
-    pthread_t thread;
-    const int failed = ::pthread_create(
-        &thread, &attributes,
-        [](void* argument) -> void* {
-            auto* c = static_cast<Call*>(argument);
-            try {
-                c->code = (*c->body)();
-            } catch (...) {
-                c->code = 70;
-            }
-            return nullptr;
-        },
-        &call);
-    ::pthread_attr_destroy(&attributes);
-    if (failed) return body();
-    ::pthread_join(thread, nullptr);
-    return call.code;
-}
 
 // An allocation failed: flag it for the parent (a memory limit is the likely cause), then fail as usual.
 void onOutOfMemory() {
@@ -151,7 +110,7 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             if (++filesRun == 2 && isolation.hugeCode && !unloaded && !processStateLost() &&
                 isolation.memoryLimitMiB == 0)
                 placeCodeOnHugePages();
-            const io::ChildEnd end = io::runForked([&] { return onFreshThread(run); });
+            const io::ChildEnd end = io::runForked([&] { return io::runOnFreshThread(run); });
             io::endDescendants();
             // It answered, or this process ends as it did, so that pto-host reads the same end.
             if (!end.exitedWith(0) || progress.currentPhase() != Phase::Idle) io::endAs(end);

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -218,6 +220,37 @@ ChildEnd runForked(const std::function<int()>& body) {
     rusage usage{};
     if (pid < 0 || !waitFor(pid, status, usage)) return ChildEnd{};
     return endOf(status, usage);
+}
+
+int runOnFreshThread(const std::function<int()>& body) {
+    struct Call {
+        const std::function<int()>* body;
+        int code;
+    } call{&body, 70};
+    // The main thread's stack limit, as the calling thread had it (glibc gives 2 MiB where it is unlimited).
+    size_t stackBytes = size_t{8} << 20;
+    if (struct rlimit limit{}; ::getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        stackBytes = std::max<size_t>(limit.rlim_cur, PTHREAD_STACK_MIN);
+    pthread_attr_t attributes;
+    ::pthread_attr_init(&attributes);
+    ::pthread_attr_setstacksize(&attributes, stackBytes);
+    pthread_t thread;
+    const int failed = ::pthread_create(
+        &thread, &attributes,
+        [](void* argument) -> void* {
+            auto* c = static_cast<Call*>(argument);
+            try {
+                c->code = (*c->body)();
+            } catch (...) {
+                c->code = 70;
+            }
+            return nullptr;
+        },
+        &call);
+    ::pthread_attr_destroy(&attributes);
+    if (failed) return body();
+    ::pthread_join(thread, nullptr);
+    return call.code;
 }
 
 void endAs(const ChildEnd& end) {
