@@ -44,13 +44,13 @@ std::vector<Mapping> mappingsOfThisProcess() {
     return mappings;
 }
 
-// [block, block + kHugePageBytes) holds mappings of `code`'s file only (`code`, executable, among them), all
-// readable and none writable or shared: the block may become one executable copy.
-bool onlyCodeOf(const std::vector<Mapping>& mappings, const Mapping& code, uintptr_t block) {
+// [block, block + kHugePageBytes) holds mappings of `object`'s file only (`object` among them), all readable
+// and none writable or shared: the block may become one read-only copy.
+bool onlyReadOnlyOf(const std::vector<Mapping>& mappings, const Mapping& object, uintptr_t block) {
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes) continue;
-        if (m.inode == 0 || m.inode != code.inode || m.major != code.major || m.minor != code.minor || !m.readable ||
-            m.writable || m.shared)
+        if (m.inode == 0 || m.inode != object.inode || m.major != object.major || m.minor != object.minor ||
+            !m.readable || m.writable || m.shared)
             return false;
     }
     return true;
@@ -75,14 +75,16 @@ bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
         ::munmap(copy, kHugePageBytes);
         return false;
     }
-    // Gaps stay zero.
+    // Gaps stay zero. Executable where the block holds code (its constants then too), else read-only.
+    int protection = PROT_READ;
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes || !m.readable) continue;
+        if (m.executable) protection |= PROT_EXEC;
         const uintptr_t lo = m.lo < block ? block : m.lo;
         const uintptr_t hi = m.hi > block + kHugePageBytes ? block + kHugePageBytes : m.hi;
         std::memcpy(copy + (lo - block), at(lo), hi - lo);
     }
-    if (::mprotect(copy, kHugePageBytes, PROT_READ | PROT_EXEC) != 0) {
+    if (::mprotect(copy, kHugePageBytes, protection) != 0) {
         ::munmap(copy, kHugePageBytes);
         return false;
     }
@@ -115,9 +117,10 @@ size_t placeCodeOnHugePages() {
     const std::vector<Mapping> mappings = mappingsOfThisProcess();
     std::vector<uintptr_t> blocks;
     for (const Mapping& m : mappings) {
-        if (!m.executable || m.inode == 0) continue;
+        if (m.inode == 0 || !m.readable || m.writable || m.shared) continue;
         for (uintptr_t block = m.lo & ~(kHugePageBytes - 1); block < m.hi; block += kHugePageBytes)
-            if ((blocks.empty() || blocks.back() != block) && onlyCodeOf(mappings, m, block)) blocks.push_back(block);
+            if ((blocks.empty() || blocks.back() != block) && onlyReadOnlyOf(mappings, m, block))
+                blocks.push_back(block);
     }
     size_t placed = 0;
     for (uintptr_t block : blocks) placed += placeBlock(mappings, block);

@@ -110,7 +110,11 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             if (++filesRun == 2 && isolation.hugeCode && !unloaded && !processStateLost() &&
                 isolation.memoryLimitMiB == 0)
                 placeCodeOnHugePages();
-            const io::ChildEnd end = io::runForked([&] { return io::runOnFreshThread(run); });
+            // The file on a fresh thread, except under --memory-limit: the thread's malloc arena reserves
+            // 64 MiB of address space, which the limit counts (and glibc's aligned reservation may or may not
+            // fit beside the others: the limit would fall at a different place from run to run).
+            const io::ChildEnd end =
+                io::runForked([&] { return isolation.memoryLimitMiB == 0 ? io::runOnFreshThread(run) : run(); });
             io::endDescendants();
             // It answered, or this process ends as it did, so that pto-host reads the same end.
             if (!end.exitedWith(0) || progress.currentPhase() != Phase::Idle) io::endAs(end);

@@ -72,7 +72,7 @@ TEST(HugeCode, CodeKeepsItsBytesAndStillRuns) {
               0);
 }
 
-TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable) {
+TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutableOnlyWhereCodeWas) {
     if (!hugeCodePlacementPossible())
         GTEST_SKIP() << "no placement here (a sanitizer build, or transparent huge pages off)";
     EXPECT_EQ(inChild([] {
@@ -91,8 +91,13 @@ TEST(HugeCode, WritableMappingsStayAndReplacedBlocksAreWholeAlignedAndExecutable
                           return b.inode != 0 && b.lo < m.hi && m.lo < b.hi;
                       });
                       if (m.inode != 0 || !wasFile) continue;
-                      // An anonymous mapping where a file was: one of the placed blocks, or several merged.
-                      if (m.perms != "r-xp" || m.lo % kBlock != 0 || (m.hi - m.lo) % kBlock != 0) return 2;
+                      // An anonymous mapping where a file was: one of the placed blocks, or several merged
+                      // (those of code with those of code, of constants with those of constants).
+                      const bool wasCode = std::any_of(before.begin(), before.end(), [&](const Mapping& b) {
+                          return b.inode != 0 && b.perms[2] == 'x' && b.lo < m.hi && m.lo < b.hi;
+                      });
+                      if (m.perms != (wasCode ? "r-xp" : "r--p") || m.lo % kBlock != 0 || (m.hi - m.lo) % kBlock != 0)
+                          return 2;
                       blocks += (m.hi - m.lo) / kBlock;
                   }
                   return placed > 0 && blocks == placed ? 0 : 3;
