@@ -79,6 +79,14 @@ bool hasChildren() {
     return ::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
 }
 
+// Whether two signal sets hold the same signals. Not memcmp: glibc's sigaction fills only the kernel's
+// part of a sigset_t (8 of its 128 bytes) and copies stack garbage into the rest.
+bool sameSignals(const sigset_t& a, const sigset_t& b) {
+    for (int sig = 1; sig < NSIG; ++sig)
+        if (::sigismember(&a, sig) != ::sigismember(&b, sig)) return false;
+    return true;
+}
+
 bool armed(const itimerval& t) { return t.it_value.tv_sec != 0 || t.it_value.tv_usec != 0; }
 
 // A thread that was joined can stay listed for a moment after: look again for up to 20 ms.
@@ -141,7 +149,7 @@ std::string ProcessStateGuard::restore() {
             note(lost, "the handling of " + signalName(kSignals[i]) + " changed (put back)");
         // Written back only when changed (flags and mask silently): each call is a microsecond on these VMs.
         if (now.sa_handler != actions_[i].sa_handler || now.sa_flags != actions_[i].sa_flags ||
-            std::memcmp(&now.sa_mask, &actions_[i].sa_mask, sizeof now.sa_mask) != 0)
+            !sameSignals(now.sa_mask, actions_[i].sa_mask))
             ::sigaction(kSignals[i], &actions_[i], nullptr);
     }
     sigset_t mask;

@@ -31,6 +31,9 @@ struct FileOptions {
     std::string graphAfterPass, graphAfterPath;
     bool timePasses = false;
     bool hashInput = false;  ///< hash the input's bytes as they are read (FileReport::inputSha256; --report)
+    /// The process ends after this file (one file, one process): its document is left to the process's end
+    /// instead of freed node by node and mapping by mapping (as clang's -disable-free does).
+    bool processEndsAfterFile = false;
     DiagnosticsFormat diagnostics = DiagnosticsFormat::Text;
 };
 

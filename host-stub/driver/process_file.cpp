@@ -300,6 +300,14 @@ FileReport processFile(const Pipeline& pipeline, const std::string& input, const
         report.inputSha256 = inputSha256;
         return report;
     }
+    // Declared before the writer, which refers to the document: released after the writer is gone.
+    struct LeftToTheProcessEnd {
+        std::unique_ptr<ir::Document>& doc;
+        bool leave;
+        ~LeftToTheProcessEnd() {
+            if (leave) (void)doc.release();  // NOLINT(bugprone-unused-return-value): ownership goes to the exit
+        }
+    } left{*doc, options.processEndsAfterFile};
     const std::string name = input == "-" ? "<stdin>" : input;
     FileReport read;
     timer.lap(read, "read and validate " + name);

@@ -92,13 +92,15 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
     const Status unloaded = loadPluginCode(const_cast<Pipeline&>(pipeline));
     progress.enter(Phase::Idle);
     ir::prepareSharedTables();  // once here, not once in each file's process
+    FileOptions fileOptions = options;
+    fileOptions.processEndsAfterFile = isolation.processPerFile;
     uint32_t index = 0;
     size_t filesRun = 0;
     while (receiveItem(in, index) && index < items.size()) {
         progress.item.store(index);
         progress.itemStartNs.store(nowNs());
         progress.noteInputSha256("");
-        auto run = [&] { return runFile(pipeline, items, options, isolation, progress, index, out, unloaded); };
+        auto run = [&] { return runFile(pipeline, items, fileOptions, isolation, progress, index, out, unloaded); };
         if (isolation.processPerFile) {
             // One file, one process: forked from this one, which holds the loaded plugins and runs no plugin
             // code itself, so every file starts from the same state. What it started ends with it (it and
@@ -113,8 +115,10 @@ int workerMain(const Pipeline& pipeline, const std::vector<BatchItem>& items, co
             // The file on a fresh thread, except under --memory-limit: the thread's malloc arena reserves
             // 64 MiB of address space, which the limit counts (and glibc's aligned reservation may or may not
             // fit beside the others: the limit would fall at a different place from run to run).
-            const io::ChildEnd end =
-                io::runForked([&] { return isolation.memoryLimitMiB == 0 ? io::runOnFreshThread(run) : run(); });
+            const io::ChildEnd end = io::runForked([&] {
+                if (isolation.memoryLimitMiB == 0) io::exitOnFreshThread(run);
+                return run();
+            });
             io::endDescendants();
             // It answered, or this process ends as it did, so that pto-host reads the same end.
             if (!end.exitedWith(0) || progress.currentPhase() != Phase::Idle) io::endAs(end);

@@ -222,11 +222,23 @@ ChildEnd runForked(const std::function<int()>& body) {
     return endOf(status, usage);
 }
 
-int runOnFreshThread(const std::function<int()>& body) {
-    struct Call {
-        const std::function<int()>* body;
-        int code;
-    } call{&body, 70};
+namespace {
+
+// Ends the process with body's result, from whichever thread runs it.
+[[noreturn]] void runAndExit(const std::function<int()>& body) {
+    int code = 70;
+    try {
+        code = body();
+    } catch (...) {
+        code = 70;
+    }
+    std::fflush(nullptr);
+    ::_exit(code);
+}
+
+}  // namespace
+
+void exitOnFreshThread(const std::function<int()>& body) {
     // The main thread's stack limit, as the calling thread had it (glibc gives 2 MiB where it is unlimited).
     size_t stackBytes = size_t{8} << 20;
     if (struct rlimit limit{}; ::getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
@@ -237,20 +249,12 @@ int runOnFreshThread(const std::function<int()>& body) {
     pthread_t thread;
     const int failed = ::pthread_create(
         &thread, &attributes,
-        [](void* argument) -> void* {
-            auto* c = static_cast<Call*>(argument);
-            try {
-                c->code = (*c->body)();
-            } catch (...) {
-                c->code = 70;
-            }
-            return nullptr;
-        },
-        &call);
+        [](void* argument) -> void* { runAndExit(*static_cast<const std::function<int()>*>(argument)); },
+        const_cast<std::function<int()>*>(&body));
     ::pthread_attr_destroy(&attributes);
-    if (failed) return body();
-    ::pthread_join(thread, nullptr);
-    return call.code;
+    if (failed) runAndExit(body);
+    ::pthread_join(thread, nullptr);  // never returns: the thread ends the process
+    ::_exit(70);
 }
 
 void endAs(const ChildEnd& end) {
