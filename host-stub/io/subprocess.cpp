@@ -197,34 +197,8 @@ bool waitFor(pid_t pid, int& status, rusage& usage) {
     return r == pid;
 }
 
-}  // namespace
-
-ChildEnd runForked(const std::function<int()>& body) {
-    std::fflush(nullptr);
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(1);
-        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-        int code = 70;
-        try {
-            code = body();
-        } catch (...) {
-            code = 70;
-        }
-        std::fflush(nullptr);
-        ::_exit(code);
-    }
-    int status = 0;
-    rusage usage{};
-    if (pid < 0 || !waitFor(pid, status, usage)) return ChildEnd{};
-    return endOf(status, usage);
-}
-
-namespace {
-
-// Ends the process with body's result, from whichever thread runs it.
+// Ends the process with body's result (70 if an exception escapes), stdio flushed, from whichever thread
+// runs it.
 [[noreturn]] void runAndExit(const std::function<int()>& body) {
     int code = 70;
     try {
@@ -237,6 +211,22 @@ namespace {
 }
 
 }  // namespace
+
+ChildEnd runForked(const std::function<int()>& body) {
+    std::fflush(nullptr);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+        runAndExit(body);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || !waitFor(pid, status, usage)) return ChildEnd{};
+    return endOf(status, usage);
+}
 
 void exitOnFreshThread(const std::function<int()>& body) {
     // The main thread's stack limit, as the calling thread had it (glibc gives 2 MiB where it is unlimited).
