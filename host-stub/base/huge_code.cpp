@@ -93,7 +93,7 @@ bool placeBlock(const std::vector<Mapping>& mappings, uintptr_t block) {
     // which must end the process here rather than at some later call into it.
     if (::mremap(copy, kHugePageBytes, kHugePageBytes, MREMAP_MAYMOVE | MREMAP_FIXED, at(block)) == MAP_FAILED) {
         static constexpr char kMessage[] =
-            "pto-host: moving code onto huge pages failed (mremap); run with --no-huge-code\n";
+            "pto-host: moving code and constants onto huge pages failed (mremap); run with --no-huge-code\n";
         (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
         ::_exit(70);
     }
@@ -115,9 +115,16 @@ bool hugeCodePlacementPossible() {
 size_t placeCodeOnHugePages() {
     if (!hugeCodePlacementPossible()) return 0;
     const std::vector<Mapping> mappings = mappingsOfThisProcess();
+    // Loaded objects only: files with code mapped somewhere. A data file a library mapped read-only (a
+    // locale archive of hundreds of MiB, a plugin's tables) is neither copied nor snapshotted.
+    auto hasCode = [&](const Mapping& file) {
+        for (const Mapping& m : mappings)
+            if (m.executable && m.inode == file.inode && m.major == file.major && m.minor == file.minor) return true;
+        return false;
+    };
     std::vector<uintptr_t> blocks;
     for (const Mapping& m : mappings) {
-        if (m.inode == 0 || !m.readable || m.writable || m.shared) continue;
+        if (m.inode == 0 || !m.readable || m.writable || m.shared || !hasCode(m)) continue;
         for (uintptr_t block = m.lo & ~(kHugePageBytes - 1); block < m.hi; block += kHugePageBytes)
             if ((blocks.empty() || blocks.back() != block) && onlyReadOnlyOf(mappings, m, block))
                 blocks.push_back(block);

@@ -5,8 +5,9 @@
 
 namespace ptoplug {
 
-/// Replaces each 2 MiB-aligned block of this process's address space that holds only one object's readable,
-/// read-only file mappings (its code, its constants and headers; unmapped gaps) by an identical private copy
+/// Replaces each 2 MiB-aligned block of this process's address space that holds only one loaded object's
+/// readable, read-only file mappings (its code, its constants and headers; unmapped gaps; an object is a file
+/// with code mapped: data files mapped read-only stay) by an identical private copy
 /// on a transparent huge page: readable, and executable where the block held code (the constants in such a
 /// block become executable too, and the gaps readable zeros). Why: a forked process reaches memory through
 /// page-table entries of its own, built on first touch, 4 KiB at a time; on the virtual machines this runs

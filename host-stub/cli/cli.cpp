@@ -74,8 +74,8 @@ void Cli::addIsolationOptions(CLI::App* command) {
     command->add_flag(
         "--no-huge-code", [this](int64_t) { isolation.hugeCode = false; },
         "keep code on the pages of its files: for profilers such as perf, which name code by its file (by default "
-        "each worker copies the 2 MiB blocks that hold only code, of pto-host and of large libraries, onto huge "
-        "pages before its second file, which makes a process per file cheaper)");
+        "each worker copies the 2 MiB blocks that hold only code and constants, of pto-host and of large "
+        "libraries, onto huge pages before its second file, which makes a process per file cheaper)");
 }
 
 void Cli::addVerifyFlag(CLI::App* command) {
