@@ -44,14 +44,16 @@ std::vector<Mapping> mappingsOfThisProcess() {
     return mappings;
 }
 
+bool sameFile(const Mapping& a, const Mapping& b) {
+    return a.inode != 0 && a.inode == b.inode && a.major == b.major && a.minor == b.minor;
+}
+
 // [block, block + kHugePageBytes) holds mappings of `object`'s file only (`object` among them), all readable
 // and none writable or shared: the block may become one read-only copy.
 bool onlyReadOnlyOf(const std::vector<Mapping>& mappings, const Mapping& object, uintptr_t block) {
     for (const Mapping& m : mappings) {
         if (m.hi <= block || m.lo >= block + kHugePageBytes) continue;
-        if (m.inode == 0 || m.inode != object.inode || m.major != object.major || m.minor != object.minor ||
-            !m.readable || m.writable || m.shared)
-            return false;
+        if (!sameFile(m, object) || !m.readable || m.writable || m.shared) return false;
     }
     return true;
 }
@@ -119,7 +121,7 @@ size_t placeCodeOnHugePages() {
     // locale archive of hundreds of MiB, a plugin's tables) is neither copied nor snapshotted.
     auto hasCode = [&](const Mapping& file) {
         for (const Mapping& m : mappings)
-            if (m.executable && m.inode == file.inode && m.major == file.major && m.minor == file.minor) return true;
+            if (m.executable && sameFile(m, file)) return true;
         return false;
     };
     std::vector<uintptr_t> blocks;
