@@ -11,6 +11,7 @@
 
 #include <tsl/robin_map.h>
 
+#include "base/allocator.h"
 #include "ir/schema.h"
 #include "ir/validate.h"
 #include "unsupported.h"
@@ -468,7 +469,10 @@ private:
     std::array<py::object, K::kCount> names_;
     py::object valueName_, nameName_, codeName_;
     std::array<py::object, K::kCount> memRefNames_;  ///< a MemRef's own fields, by key: "base_", ...
-    tsl::robin_map<PyObject*, ir::Node*> seen_;
+    /// Every object read (its wrapper kept alive by the origin): on huge pages, see PyptoOrigin.
+    tsl::robin_map<PyObject*, ir::Node*, std::hash<PyObject*>, std::equal_to<>,
+                   LargeAllocator<std::pair<PyObject*, ir::Node*>>>
+        seen_;
     tsl::robin_map<PyTypeObject*, uint32_t> nodeTypes_;
     std::array<FieldOrder, K::kCount> fieldOrders_;  ///< by node type (known types only)
     tsl::robin_map<PyTypeObject*, TypeClass> typeClasses_;

@@ -9,6 +9,7 @@
 
 #include <tsl/robin_map.h>
 
+#include "base/allocator.h"
 #include "ir/schema.h"
 #include "unsupported.h"
 
@@ -326,14 +327,20 @@ private:
         throw Unsupported{"an attr of type " + std::string(t)};
     }
 
-    py::object cls(const ir::Node* n) { return ir_.attr(py::str(std::string(doc_.keys().name(n->type)))); }
+    /// The Python class of `n`'s type (pypto's classes are named as its node types).
+    const py::object& cls(const ir::Node* n) {
+        if (n->type >= classes_.size()) classes_.resize(n->type + 1);
+        py::object& c = classes_[n->type];
+        if (!c) c = ir_.attr(py::str(std::string(doc_.keys().name(n->type))));
+        return c;
+    }
 
     /// A new pypto object for `n`, by its Python constructor, from its fields.
     py::object build(const ir::Node* n) {
         const uint32_t t = n->type;
         auto f = [&](uint32_t key) { return field(n, key); };
         py::object span = f(K::span);
-        py::object c = cls(n);
+        const py::object& c = cls(n);
         py::object out;
         if (ir::isBinaryOpType(t)) {
             out = c(f(K::left), f(K::right), dtypeOf(n), span);
@@ -451,12 +458,14 @@ private:
 
     const ir::Document& doc_;
     const PyptoOrigin& origin_;
-    std::vector<py::object> built_;  ///< by node index: its pypto object, once made or found
-    std::vector<State> state_;
-    std::vector<uint32_t> changed_;            ///< by node index: its fields that changed (rebuilt), by place
+    // By node index, on huge pages as the document's tables.
+    LargeVector<py::object> built_;  ///< its pypto object, once made or found
+    LargeVector<State> state_;
+    LargeVector<uint32_t> changed_;            ///< its fields that changed (rebuilt), by place
     std::array<py::object, K::kCount> names_;  ///< the known names as Python attribute names
     py::object ir_;
     std::vector<py::object> dataTypes_;  ///< by code
+    std::vector<py::object> classes_;    ///< by node type
     struct PairHash {
         size_t operator()(const std::pair<uint64_t, uint64_t>& p) const noexcept {
             // Mixed so that the low bits (the table's) depend on every coordinate.

@@ -1,7 +1,5 @@
 #include "pypto_origin.h"
 
-#include <cstring>
-
 namespace ptoplug::python {
 namespace {
 
@@ -9,7 +7,7 @@ namespace {
 /// identity. Two values hold the same exactly where their flattenings are the same bytes (a string
 /// counts as changed when it was replaced, even by the same text: a pass that copies one rebuilds a
 /// little more than it must, never less).
-void flatten(const ir::Value& v, std::vector<ir::Value>& out) {
+void flatten(const ir::Value& v, LargeVector<ir::Value>& out) {
     ir::Value header;
     switch (v.kind) {
         case ir::Kind::Array:
@@ -33,7 +31,10 @@ void flatten(const ir::Value& v, std::vector<ir::Value>& out) {
     }
 }
 
-bool same(const ir::Value& a, const ir::Value& b) { return std::memcmp(&a, &b, sizeof(ir::Value)) == 0; }
+/// The same bits: the union as its widest member, which every constructor of a Value zeroes first.
+bool same(const ir::Value& a, const ir::Value& b) {
+    return a.kind == b.kind && a.packed == b.packed && a.file == b.file && a.aux == b.aux && a.u == b.u;
+}
 
 /// Whether `v` flattens to the values at `at` (and past them, where `at` is left), without flattening it:
 /// the walk over every node of a program after a pass allocates nothing.

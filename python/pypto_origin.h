@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/allocator.h"
 #include "ir/document.h"
 
 namespace ptoplug::python {
@@ -31,11 +32,13 @@ private:
     struct FieldRun {
         uint32_t key, begin, end;  ///< a field's values, flattened, in flat_[begin, end)
     };
-    std::vector<ir::Node*> nodes_;
-    std::vector<pybind11::object> objects_;
-    std::vector<uint32_t> firstRun_{0};  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
-    std::vector<FieldRun> runs_;
-    std::vector<ir::Value> flat_;
+    // Tables of a value or more per node read: on huge pages, as the document's (a fresh 4 KiB page costs
+    // several microseconds on the machines measured, and these took most of a read's page faults).
+    LargeVector<ir::Node*> nodes_;
+    LargeVector<pybind11::object> objects_;
+    LargeVector<uint32_t> firstRun_{0};  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
+    LargeVector<FieldRun> runs_;
+    LargeVector<ir::Value> flat_;
 };
 
 }  // namespace ptoplug::python
