@@ -76,13 +76,18 @@ public:
     }
 
     Value node(PyObject* obj) {
-        if (auto it = seen_.find(obj); it != seen_.end()) {
-            if (!it->second) throw Unsupported{"a node that contains itself"};
-            return Value::ref(it->second);  // pypto writes every later occurrence as a reference (§2)
+        // One probe of the table per object: its entry is the object's place in made_, which holds the node
+        // once it is made (a table entry cannot be kept across the reads inside, which insert).
+        const auto [it, added] = seen_.try_emplace(obj, static_cast<uint32_t>(made_.size()));
+        if (!added) {
+            ir::Node* made = made_[it->second];
+            if (!made) throw Unsupported{"a node that contains itself"};
+            return Value::ref(made);  // pypto writes every later occurrence as a reference (§2)
         }
+        const uint32_t place = it->second;
+        made_.push_back(nullptr);
         const uint32_t type = nodeType(obj);
         const FieldOrder& order = fieldOrder(type);
-        seen_.emplace(obj, nullptr);
         const auto count = static_cast<uint32_t>(order.emit.size());
         std::array<Value, kMaxFields> values;
         for (uint32_t i = 0; i < count; ++i) values[order.slot[i]] = field(obj, type, *order.emit[i]);
@@ -92,7 +97,7 @@ public:
             n->fields.keys()[j] = order.keys[j];
         }
         n->fields.size = count;
-        seen_[obj] = n;
+        made_[place] = n;
         // The origin keeps the wrapper alive: nanobind gives one C++ object one Python wrapper only while
         // a wrapper lives, and identity is what makes a reference (§2).
         origin_.record(n, py::reinterpret_borrow<py::object>(obj));
@@ -469,10 +474,12 @@ private:
     std::array<py::object, K::kCount> names_;
     py::object valueName_, nameName_, codeName_;
     std::array<py::object, K::kCount> memRefNames_;  ///< a MemRef's own fields, by key: "base_", ...
-    /// Every object read (its wrapper kept alive by the origin): on huge pages, see PyptoOrigin.
-    tsl::robin_map<PyObject*, ir::Node*, std::hash<PyObject*>, std::equal_to<>,
-                   LargeAllocator<std::pair<PyObject*, ir::Node*>>>
+    /// Every object read (its wrapper kept alive by the origin) and its place in made_; both on huge pages,
+    /// see PyptoOrigin.
+    tsl::robin_map<PyObject*, uint32_t, std::hash<PyObject*>, std::equal_to<>,
+                   LargeAllocator<std::pair<PyObject*, uint32_t>>>
         seen_;
+    LargeVector<ir::Node*> made_;  ///< by place: the node made of the object, null while it is being read
     tsl::robin_map<PyTypeObject*, uint32_t> nodeTypes_;
     std::array<FieldOrder, K::kCount> fieldOrders_;  ///< by node type (known types only)
     tsl::robin_map<PyTypeObject*, TypeClass> typeClasses_;
