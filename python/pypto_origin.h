@@ -16,6 +16,20 @@ namespace ptoplug::python {
 
 class PyptoOrigin {
 public:
+    /// The sizes of the tables of a read.
+    struct Sizes {
+        size_t nodes = 0, runs = 0, values = 0;
+    };
+    Sizes sizes() const { return {nodes_.size(), runs_.size(), flat_.size()}; }
+    /// Room for a read of these sizes (address space; pages are touched as they are filled).
+    void reserve(const Sizes& s) {
+        nodes_.reserve(s.nodes);
+        objects_.reserve(s.nodes);
+        firstRun_.reserve(s.nodes + 1);
+        runs_.reserve(s.runs);
+        flat_.reserve(s.values);
+    }
+
     /// Records `object` as where node `node` was read from, and the snapshot of its fields. Nodes are
     /// recorded as they are made (in index order), each once its fields are final.
     void record(ir::Node* node, pybind11::object object);
