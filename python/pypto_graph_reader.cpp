@@ -52,20 +52,24 @@ int64_t asInt(PyObject* v) {
     return x;
 }
 
-/// What a read took, as a whole.
+/// What a read took, as a whole, and the functions its program had.
 struct ReadSize {
     PyptoOrigin::Sizes origin;
     size_t arenaBytes = 0;
+    size_t functions = 0;
+
+    /// This read scaled to a program of `count` functions.
+    ReadSize scaledTo(size_t count) const {
+        if (functions == 0) return {};
+        auto scale = [&](size_t n) { return static_cast<size_t>(static_cast<double>(n) * count / functions); };
+        return {{scale(origin.nodes), scale(origin.runs), scale(origin.values)}, scale(arenaBytes), count};
+    }
 };
 
 class GraphReader {
 public:
-    GraphReader(ir::Document& doc, PyptoOrigin& origin, const ReadSize& expected) : doc_(doc), origin_(origin) {
-        doc_.reserveNodes(expected.origin.nodes);
-        doc_.arena().expect(expected.arenaBytes);
-        origin_.reserve(expected.origin);
-        seen_.reserve(expected.origin.nodes);
-        made_.reserve(expected.origin.nodes);
+    GraphReader(ir::Document& doc, PyptoOrigin& origin, const ReadSize& last)
+        : doc_(doc), origin_(origin), last_(last) {
         py::module_ core = py::module_::import("pypto.pypto_core");
         irModule_ = core.attr("ir");
         irNode_ = irModule_.attr("IRNode");
@@ -404,9 +408,20 @@ private:
     }
 
     Value functions(PyObject* dict) {
+        if (PyDict_Check(dict)) reserve(last_.scaledTo(static_cast<size_t>(PyDict_GET_SIZE(dict))));
         return keyValueList(
             dict, "functions that are no dict", [&](PyObject* k) { return op(k); },
             [&](PyObject*, PyObject* v) { return node(v); });
+    }
+
+    /// Room for a read of this size at once (see readPyptoGraph). The object table's buckets are made as it
+    /// is sized: hence a size scaled to this program, not the last one's.
+    void reserve(const ReadSize& expected) {
+        doc_.reserveNodes(expected.origin.nodes);
+        doc_.arena().expect(expected.arenaBytes);
+        origin_.reserve(expected.origin);
+        seen_.reserve(expected.origin.nodes);
+        made_.reserve(expected.origin.nodes);
     }
 
     Value tagged(std::string_view tag, Value value) {
@@ -480,6 +495,7 @@ private:
 
     ir::Document& doc_;
     PyptoOrigin& origin_;
+    const ReadSize last_;
     py::object irModule_, irNode_, var_, expr_, globalVar_, argDirection_, dataType_;
     std::vector<std::pair<py::object, const char*>> namedEnums_;
     std::array<py::object, K::kCount> names_;
@@ -499,11 +515,11 @@ private:
 }  // namespace
 
 std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& origin, std::string& unsupported) {
-    // A read takes the room the last one took, at once: passes of a pipeline read programs of about one
-    // size, and tables that grow step by step are copied and land on fresh 4 KiB pages each time (after the
-    // first call in a process, about 1,500 page faults a read of 1,000 of pto-gen's functions, a quarter of
-    // its time). Only address space is taken: pages are touched as filled. Guarded by the GIL, which every
-    // read holds throughout.
+    // A read takes at once the room the last one took, scaled by the functions of the two programs: tables
+    // that grow step by step are copied and land on fresh 4 KiB pages each time (after the first call in a
+    // process, about 1,500 page faults a read of 1,000 of pto-gen's functions, a quarter of its time).
+    // Mostly address space: pages are touched as filled. Read at the start and written at the end, with no
+    // Python code between that could let another thread's read run (it is only a hint).
     static ReadSize last;
     auto doc = std::make_unique<ir::Document>();
     std::unique_ptr<GraphReader> reader;
@@ -528,7 +544,7 @@ std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& ori
         return nullptr;
     }
     doc->setInputFormat(ir::Format::MsgPack);
-    last = {origin.sizes(), doc->arena().bytesReserved()};
+    last = {origin.sizes(), doc->arena().bytesReserved(), ir::itemsOf(doc->root().n->field(K::functions)).size()};
     return doc;
 }
 

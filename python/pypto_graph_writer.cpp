@@ -327,8 +327,9 @@ private:
         throw Unsupported{"an attr of type " + std::string(t)};
     }
 
-    /// The Python class of `n`'s type (pypto's classes are named as its node types).
-    const py::object& cls(const ir::Node* n) {
+    /// The Python class of `n`'s type (pypto's classes are named as its node types). A new reference: the
+    /// table grows while the nodes inside are built.
+    py::object cls(const ir::Node* n) {
         if (n->type >= classes_.size()) classes_.resize(n->type + 1);
         py::object& c = classes_[n->type];
         if (!c) c = ir_.attr(py::str(std::string(doc_.keys().name(n->type))));
@@ -340,7 +341,7 @@ private:
         const uint32_t t = n->type;
         auto f = [&](uint32_t key) { return field(n, key); };
         py::object span = f(K::span);
-        const py::object& c = cls(n);
+        const py::object c = cls(n);
         py::object out;
         if (ir::isBinaryOpType(t)) {
             out = c(f(K::left), f(K::right), dtypeOf(n), span);
