@@ -60,13 +60,9 @@ def pairs(path, rounds, repeat):
     out = []
     for i in range(rounds):
         cpu = cpus[i // 2 % len(cpus)]
-        if i % 2 == 0:
-            theirs = measure("pypto", path, repeat, cpu)
-            ours = measure("ptoplug", path, repeat, cpu)
-        else:
-            ours = measure("ptoplug", path, repeat, cpu)
-            theirs = measure("pypto", path, repeat, cpu)
-        out.append((theirs, ours))
+        order = ("pypto", "ptoplug") if i % 2 == 0 else ("ptoplug", "pypto")
+        measured = {which: measure(which, path, repeat, cpu) for which in order}
+        out.append((measured["pypto"], measured["ptoplug"]))
     return out
 
 

@@ -29,8 +29,8 @@ struct IsolationOptions {
     /// a worker runs file after file, and is replaced when plugin code left something behind in it.
     bool processPerFile = true;
     /// With a process per file and no --memory-limit: a worker copies whole 2 MiB blocks of code and
-    /// constants onto huge pages before its second file (base/huge_code.h); off with --no-huge-code, for profilers that
-    /// name code by its file.
+    /// constants onto huge pages before its second file (base/huge_code.h); off with --no-huge-code, for
+    /// profilers that name code by its file.
     bool hugeCode = true;
 };
 
