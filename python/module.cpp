@@ -54,7 +54,9 @@ PYBIND11_MODULE(_ptoplug, m) {
         .value("JSON", ptoplug::Format::Json);
 
     // Where a Program read from a pypto Program came from (python/pypto_origin.h); opaque to Python.
-    py::class_<ptoplug::python::PyptoOrigin>(m, "PyptoOrigin").def(py::init<>());  // empty: every node is new
+    // Shared: a document read keeps its origin for the spans it reads when asked for.
+    py::class_<ptoplug::python::PyptoOrigin, std::shared_ptr<ptoplug::python::PyptoOrigin>>(m, "PyptoOrigin")
+        .def(py::init<>());  // empty: every node is new
 
     py::class_<ptoplug::Program>(m, "Program")
         .def_static("read", &ptoplug::Program::read, py::arg("path"))
@@ -65,9 +67,9 @@ PYBIND11_MODULE(_ptoplug, m) {
             [](py::handle program) -> py::tuple {
                 // (the Program, where its nodes came from, "") read from the pypto Program's objects, or
                 // (None, None, what it holds that is not read so): the caller then serializes it.
-                auto origin = std::make_unique<ptoplug::python::PyptoOrigin>();
+                auto origin = std::make_shared<ptoplug::python::PyptoOrigin>();
                 std::string unsupported;
-                auto doc = ptoplug::python::readPyptoGraph(program.ptr(), *origin, unsupported);
+                auto doc = ptoplug::python::readPyptoGraph(program.ptr(), origin, unsupported);
                 if (!doc) return py::make_tuple(py::none(), py::none(), unsupported);
                 return py::make_tuple(ptoplug::ProgramAccess::fromDocument(std::move(doc)), std::move(origin), "");
             },

@@ -105,8 +105,12 @@ public:
         const FieldOrder& order = fieldOrder(type);
         const auto count = static_cast<uint32_t>(order.emit.size());
         std::array<Value, kMaxFields> values;
-        for (uint32_t i = 0; i < count; ++i) values[order.slot[i]] = field(obj, type, *order.emit[i]);
+        for (uint32_t i = 0; i < count; ++i)
+            if (order.emit[i]->kind != ir::FieldKind::Span) values[order.slot[i]] = field(obj, type, *order.emit[i]);
         ir::Node* n = doc_.newNode(type, count);
+        // The span is read when asked for, from this object (the origin's, by the node's index): a span read
+        // here was a sixth of a read, and a pass asks for few.
+        if (order.spanSlot != kNoSlot) values[order.spanSlot] = ir::Document::deferredSpan(n->index);
         for (uint32_t j = 0; j < count; ++j) {
             n->fields.values[j] = values[j];
             n->fields.keys()[j] = order.keys[j];
@@ -138,10 +142,12 @@ private:
     /// The schema's fields of a node type (every field pypto writes), node-bearing ones in pypto's emit
     /// order first (the first occurrence in that order is the one written in full), and where each goes
     /// among the node's fields, which are in key order (§1).
+    static constexpr uint8_t kNoSlot = 0xFF;
     struct FieldOrder {
         std::vector<const ir::FieldSpec*> emit;
         std::vector<uint8_t> slot;   ///< by place in `emit`: the field's place in key order
         std::vector<uint16_t> keys;  ///< the keys in key order
+        uint8_t spanSlot = kNoSlot;  ///< the span's place in key order
     };
 
     const FieldOrder& fieldOrder(uint32_t type) {
@@ -156,9 +162,11 @@ private:
             for (const ir::FieldSpec& spec : schema.fields) order.keys.push_back(static_cast<uint16_t>(spec.key));
             std::sort(order.keys.begin(), order.keys.end(),
                       [&](uint16_t a, uint16_t b) { return doc_.keys().less(a, b); });
-            for (const ir::FieldSpec* spec : order.emit)
+            for (const ir::FieldSpec* spec : order.emit) {
                 order.slot.push_back(static_cast<uint8_t>(std::find(order.keys.begin(), order.keys.end(), spec->key) -
                                                           order.keys.begin()));
+                if (spec->kind == ir::FieldKind::Span) order.spanSlot = order.slot.back();
+            }
         }
         return order;
     }
@@ -222,7 +230,6 @@ private:
             case ir::FieldKind::NodeList: return list(p, [&](PyObject* item) { return node(item); });
             case ir::FieldKind::Type: return type(p);
             case ir::FieldKind::TypeList: return list(p, [&](PyObject* item) { return type(item); });
-            case ir::FieldKind::Span: return span(p);
             case ir::FieldKind::Str: return string(p);
             case ir::FieldKind::StrList: return list(p, [&](PyObject* item) { return string(item); });
             case ir::FieldKind::Bool: return Value::boolean(PyObject_IsTrue(p) == 1);
@@ -236,20 +243,10 @@ private:
             case ir::FieldKind::Int64List: return list(p, [](PyObject* item) { return Value::integer(asInt(item)); });
             case ir::FieldKind::Enum: return enumCode(p);
             case ir::FieldKind::EnumList: return list(p, [&](PyObject* item) { return enumCode(item); });
+            case ir::FieldKind::Span:  // read when asked for (node())
             case ir::FieldKind::Any: break;
         }
         throw Unsupported{"a field of no known kind"};
-    }
-
-    Value span(PyObject* s) {
-        py::object file = attr(s, K::filename);
-        Py_ssize_t size = 0;
-        const char* text = PyUnicode_AsUTF8AndSize(file.ptr(), &size);
-        if (!text) throw py::error_already_set();
-        auto coordinate = [&](uint32_t key) { return static_cast<int32_t>(asInt(attr(s, key).ptr())); };
-        // makeSpan keeps the file name in the document (once per name).
-        return doc_.makeSpan(ir::Span{std::string_view(text, static_cast<size_t>(size)), coordinate(K::begin_column),
-                                      coordinate(K::begin_line), coordinate(K::end_column), coordinate(K::end_line)});
     }
 
     Value dtype(PyObject* t) {
@@ -514,7 +511,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& origin, std::string& unsupported) {
+std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, const std::shared_ptr<PyptoOrigin>& origin,
+                                             std::string& unsupported) {
     // A read takes at once the room the last one took, scaled by the functions of the two programs: tables
     // that grow step by step are copied and land on fresh 4 KiB pages each time (after the first call in a
     // process, about 1,500 page faults a read of 1,000 of pto-gen's functions, a quarter of its time).
@@ -522,9 +520,10 @@ std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& ori
     // Python code between that could let another thread's read run (it is only a hint).
     static ReadSize last;
     auto doc = std::make_unique<ir::Document>();
+    doc->setSpanSource(origin);
     std::unique_ptr<GraphReader> reader;
     try {
-        reader = std::make_unique<GraphReader>(*doc, origin, last);
+        reader = std::make_unique<GraphReader>(*doc, *origin, last);
     } catch (const py::error_already_set&) {
         unsupported = "a pypto without its object model (pypto.pypto_core.ir)";
         return nullptr;
@@ -544,7 +543,7 @@ std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& ori
         return nullptr;
     }
     doc->setInputFormat(ir::Format::MsgPack);
-    last = {origin.sizes(), doc->arena().bytesReserved(), ir::itemsOf(doc->root().n->field(K::functions)).size()};
+    last = {origin->sizes(), doc->arena().bytesReserved(), ir::itemsOf(doc->root().n->field(K::functions)).size()};
     return doc;
 }
 

@@ -12,10 +12,11 @@
 
 namespace ptoplug::python {
 
-/// `program` (a pypto.ir.Program) as a Document, with where each node came from in `origin`; or nullptr
-/// with `unsupported` saying what the program holds that this reader cannot read as pypto's serializer
-/// writes it (the caller serializes instead). Throws pybind11::error_already_set when an attribute read
-/// fails.
-std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, PyptoOrigin& origin, std::string& unsupported);
+/// `program` (a pypto.ir.Program) as a Document, with where each node came from in `origin`, which is also
+/// where the document reads its nodes' spans when asked for (they are not read here); or nullptr with
+/// `unsupported` saying what the program holds that this reader cannot read as pypto's serializer writes it
+/// (the caller serializes instead). Throws pybind11::error_already_set when an attribute read fails.
+std::unique_ptr<ir::Document> readPyptoGraph(PyObject* program, const std::shared_ptr<PyptoOrigin>& origin,
+                                             std::string& unsupported);
 
 }  // namespace ptoplug::python

@@ -178,17 +178,26 @@ private:
         return dataType(t.kind == ir::Kind::Map ? t.m->find(K::dtype) : nullptr);
     }
 
-    /// A span as pypto's Span; one object per packed span (a Span is copied into the node made with it,
-    /// and the new nodes of a pass mostly take the span of the node they stand for).
+    /// A span as pypto's Span: a span read from the input is its node's own; one object per span value (a
+    /// Span is copied into the node made with it, and the new nodes of a pass mostly take the span of the
+    /// node they stand for).
     py::object span(const Value& v) {
         if (v.kind != ir::Kind::Span) throw Unsupported{"a span that is no span"};
-        std::pair<uint64_t, uint64_t> packed{v.u, uint64_t{v.aux} << 16 | v.file};
-        if (v.packed)
-            if (auto it = spans_.find(packed); it != spans_.end()) return it->second;
-        const ir::Span s = doc_.span(v);
-        py::object out =
-            ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine, s.endColumn);
-        if (v.packed) spans_.emplace(packed, out);
+        const std::pair<uint64_t, uint64_t> key{v.u, uint64_t{v.aux} << 24 | uint64_t{v.packed} << 16 | v.file};
+        const bool cached = v.packed != ir::kSpanInArena;
+        if (cached)
+            if (auto it = spans_.find(key); it != spans_.end()) return it->second;
+        py::object out;
+        // The document's own source: the origin written against may be another (an empty one: all new).
+        if (const auto* from = dynamic_cast<const PyptoOrigin*>(doc_.spanSource());
+            from && v.packed == ir::kSpanDeferred) {
+            out = from->spanObject(v.aux);
+        } else {
+            const ir::Span s = doc_.span(v);
+            out = ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine,
+                                   s.endColumn);
+        }
+        if (cached) spans_.emplace(key, out);
         return out;
     }
 
@@ -474,7 +483,7 @@ private:
             return static_cast<size_t>(h ^ (h >> 32));
         }
     };
-    tsl::robin_map<std::pair<uint64_t, uint64_t>, py::object, PairHash> spans_;  ///< by packed span
+    tsl::robin_map<std::pair<uint64_t, uint64_t>, py::object, PairHash> spans_;  ///< by span value
     std::unordered_map<std::string, py::object> markerTypes_;                    ///< by type_kind
     std::unordered_map<std::string, py::object> ops_[2];                         ///< by name: Ops, GlobalVars
     std::array<py::object, static_cast<size_t>(ir::EnumSet::InlineLanguage) + 1> enums_;

@@ -78,6 +78,21 @@ void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
     firstRun_.push_back(static_cast<uint32_t>(runs_.size()));
 }
 
+pybind11::object PyptoOrigin::spanObject(uint32_t index) const { return objects_[index].attr("span"); }
+
+ir::Span PyptoOrigin::span(uint32_t index) const {
+    try {
+        pybind11::object s = spanObject(index);
+        auto coordinate = [&](const char* name) { return s.attr(name).cast<int32_t>(); };
+        const std::string_view file = *files_.insert(s.attr("filename").cast<std::string>()).first;
+        return ir::Span{file, coordinate("begin_column"), coordinate("begin_line"), coordinate("end_column"),
+                        coordinate("end_line")};
+    } catch (const std::exception&) {
+        // Every pypto IRNode has a span; this is for an object that breaks that (the error is cleared).
+        return ir::Span{"", -1, -1, -1, -1};
+    }
+}
+
 uint32_t PyptoOrigin::changedFields(const ir::Node* n) const {
     const uint32_t first = firstRun_[n->index];
     if (n->fields.size != firstRun_[n->index + 1] - first) return ~0u;

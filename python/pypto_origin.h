@@ -1,12 +1,14 @@
 // Where a document read from a pypto Program came from (python/pypto_graph_reader.h): the pypto object of
 // each node read and a snapshot of the node's own fields, so that writing the program back
 // (python/pypto_graph_writer.h) reuses every object a pass left as it was, as pypto's copy-on-write
-// IRMutator does.
+// IRMutator does. It is also where the document's spans are read, when asked for (ir::SpanSource).
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/allocator.h"
@@ -14,7 +16,7 @@
 
 namespace ptoplug::python {
 
-class PyptoOrigin {
+class PyptoOrigin final : public ir::SpanSource {
 public:
     /// The sizes of the tables of a read.
     struct Sizes {
@@ -42,6 +44,11 @@ public:
     /// identity): a bit by place in n->fields; every bit when it has other fields than it had.
     uint32_t changedFields(const ir::Node* n) const;
 
+    /// The span of the node read `index`th (ir::Document::deferredSpan(index)), as pypto's Span object.
+    pybind11::object spanObject(uint32_t index) const;
+    /// The same span read into the IR core; an unknown span (-1) should pypto's object not give one.
+    ir::Span span(uint32_t index) const override;
+
 private:
     struct FieldRun {
         uint32_t key, begin, end;  ///< a field's values, flattened, in flat_[begin, end)
@@ -53,6 +60,7 @@ private:
     LargeVector<uint32_t> firstRun_{0};  ///< by node index: its fields' runs are runs_[firstRun_[i], firstRun_[i + 1])
     LargeVector<FieldRun> runs_;
     LargeVector<ir::Value> flat_;
+    mutable std::unordered_set<std::string> files_;  ///< the file names of the spans read (node-stable)
 };
 
 }  // namespace ptoplug::python

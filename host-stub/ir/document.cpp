@@ -116,7 +116,7 @@ Value Document::makeSpan(const Span& span) {
     bool packable = span.beginLine >= -1 && span.endLine >= -1 && span.beginColumn >= -1 && span.endColumn >= -1 &&
                     span.beginColumn <= kMaxPackedColumn && span.endColumn <= kMaxPackedColumn;
     if (int32_t file = packable ? packedFileIndex(span.file) : -1; file >= 0) {
-        v.packed = 1;
+        v.packed = kSpanPacked;
         v.file = static_cast<uint16_t>(file);
         v.aux = static_cast<uint32_t>(biased(span.beginLine));
         v.u = biased(span.beginColumn) | biased(span.endColumn) << 16 | biased(span.endLine) << 32;
@@ -158,7 +158,8 @@ bool Document::absorb(Document& part) {
 }
 
 Span Document::span(const Value& v) const {
-    if (!v.packed) return *v.sp;
+    if (v.packed == kSpanDeferred) return spanSource_->span(v.aux);
+    if (v.packed == kSpanInArena) return *v.sp;
     return Span{spanFiles_[v.file], unbiased(v.u & 0xFFFF), unbiased(v.aux), unbiased(v.u >> 16 & 0xFFFF),
                 unbiased(v.u >> 32)};
 }

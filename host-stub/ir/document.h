@@ -52,6 +52,25 @@ struct Span {
     bool operator==(const Span&) const = default;
 };
 
+/// Where a Kind::Span value keeps its span (Value::packed).
+enum SpanForm : uint8_t {
+    kSpanInArena = 0,   ///< Value::sp points at it
+    kSpanPacked = 1,    ///< in the Value's own bits (Document::makeSpan)
+    kSpanDeferred = 2,  ///< read from the document's SpanSource when asked for; Value::aux is its number
+};
+
+/// The spans of a document read from objects that still hold them (python/: a pypto Program), read when
+/// first asked for: a span is one of the most numerous fields of a program, and a pass asks for few of
+/// them (new nodes copy the span value of the node they stand for; only a location shown reads one).
+class SpanSource {
+public:
+    virtual ~SpanSource() = default;
+    /// Span number `id` (Document::deferredSpan). The file name lives as long as the source. Called on the
+    /// thread that asks the document (the Python source needs the GIL: its documents are only used on the
+    /// thread that holds it, and the host's checks that run on threads of their own look at no span).
+    virtual Span span(uint32_t id) const = 0;
+};
+
 struct Array {
     uint32_t size = 0;
     uint32_t cap = 0;
@@ -82,7 +101,7 @@ struct Map {
 /// 16 bytes: the payload plus, for strings, the length and, for references, the source offset.
 struct Value {
     Kind kind = Kind::Null;
-    uint8_t packed = 0;  ///< Span: 1 if the span is packed into this value (Document::makeSpan)
+    uint8_t packed = 0;  ///< Span: its SpanForm
     uint16_t file = 0;   ///< a packed Span's file name index
     /// Str: byte length. Node/Ref: the node's index, so that a handle to a child is made without
     /// reading the child (each node read is a cache miss, and a walk asks for many children it only
@@ -395,12 +414,23 @@ public:
     /// its columns are below 65535 (always, in practice: no allocation for the span every node has),
     /// else a Span in the arena.
     Value makeSpan(const Span& span);
+    /// A span value that stands for span `id` of this document's SpanSource, read when asked for.
+    static Value deferredSpan(uint32_t id) {
+        Value v;
+        v.kind = Kind::Span;
+        v.packed = kSpanDeferred;
+        v.aux = id;
+        return v;
+    }
+    /// Where this document's deferred spans are read (set before any is made; shared by its owner).
+    void setSpanSource(std::shared_ptr<const SpanSource> source) { spanSource_ = std::move(source); }
+    const SpanSource* spanSource() const { return spanSource_.get(); }
     /// The span a Kind::Span value holds.
     Span span(const Value& v) const;
     /// Moves everything `part` holds into this document, its nodes numbered after this document's: for a
     /// reader that built part of one input on another thread. False when the two gave a map key, node type
     /// or span file different ids; nothing is moved then (names of `part` may have joined this document's
-    /// tables).
+    /// tables). Neither may have deferred spans.
     bool absorb(Document& part);
     void push(Array& array, Value v);
     void insert(Array& array, uint32_t at, const Value* first, uint32_t count);
@@ -420,6 +450,7 @@ private:
     std::vector<uint16_t> heights_;
     std::vector<std::string_view> spanFiles_;  ///< file names of packed spans, by index
     StringMap<uint16_t> spanFileIds_;
+    std::shared_ptr<const SpanSource> spanSource_;
     Format inputFormat_ = Format::Auto;
 };
 

@@ -150,6 +150,26 @@ class AsPyptosPassObject(QuietPypto):
             passes.materialize_dist_tensor_ctx()(prog)
         self.assertEqual(quiet.text, "")
 
+    def test_a_warning_names_the_place_pyptos_span_gives(self):
+        # A node's span is read from its pypto object when something shows it (docs/ir_format.md §11.16):
+        # the place is the one the bytes of the same program give.
+        prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")
+        functions = list(prog.functions.values())
+        f = functions[0]
+        placed = ir.Function(f.name, list(zip(f.params, f.param_directions)), f.return_types, f.body,
+                             ir.Span("placed.py", 7, 3), f.func_type, f.level, f.role, f.attrs,
+                             f.requires_runtime_binding)
+        prog = ir.Program([placed] + functions[1:], prog.name, prog.span)
+        pypto.set_log_level(pypto.LogLevel.WARN)
+        shown = []
+        for given in (prog, ir.serialize(prog)):
+            with CapturedStderr() as logged:
+                passes.materialize_dist_tensor_ctx()(given)
+            shown.append([line.split(" W | ", 1)[1] for line in logged.text.splitlines()])
+        self.assertEqual(shown[0], shown[1])
+        self.assertIn("function '%s' already ends with one CommCtx" % f.name, "\n".join(shown[0]))
+        self.assertEqual(sum(line.endswith(" at placed.py:7:3") for line in shown[0]), 1)
+
     def test_every_fixture_gives_pyptos_result(self):
         # The unit fixtures' inputs and outputs (fed back), the generated programs' inputs. (Fed back, a
         # generated program may differ: pypto reuses a context variable the input already has.)
