@@ -25,6 +25,7 @@ public:
     GraphWriter(const ir::Document& doc, const PyptoOrigin& origin)
         : doc_(doc),
           origin_(origin),
+          spanSource_(dynamic_cast<const PyptoOrigin*>(doc.spanSource())),
           built_(doc.nodes().size()),
           state_(doc.nodes().size(), State::Unknown),
           changed_(doc.nodes().size(), 0) {
@@ -188,10 +189,8 @@ private:
         if (cached)
             if (auto it = spans_.find(key); it != spans_.end()) return it->second;
         py::object out;
-        // The document's own source: the origin written against may be another (an empty one: all new).
-        if (const auto* from = dynamic_cast<const PyptoOrigin*>(doc_.spanSource());
-            from && v.packed == ir::kSpanDeferred) {
-            out = from->spanObject(v.aux);
+        if (spanSource_ && v.packed == ir::kSpanDeferred) {
+            out = spanSource_->spanObject(v.aux);
         } else {
             const ir::Span s = doc_.span(v);
             out = ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine,
@@ -468,6 +467,9 @@ private:
 
     const ir::Document& doc_;
     const PyptoOrigin& origin_;
+    /// Where the document's deferred spans come from: its own source, as the origin written against may be
+    /// another (an empty one: all new).
+    const PyptoOrigin* spanSource_;
     // By node index, on huge pages as the document's tables.
     LargeVector<py::object> built_;  ///< its pypto object, once made or found
     LargeVector<State> state_;
