@@ -13,9 +13,18 @@ namespace py = pybind11;
 
 namespace {
 
+// Text the host gives as bytes (a file name or a message naming one), as Python text: bytes that are not
+// UTF-8 (pypto keeps a name as the bytes it was given) shown escaped, never an error in place of the report.
+py::str text(std::string_view bytes) {
+    PyObject* decoded = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "backslashreplace");
+    if (!decoded) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(decoded);
+}
+
 py::dict toPython(const ptoplug::Diagnostic& d) {
-    return py::dict(py::arg("severity") = d.severity, py::arg("rule") = d.rule, py::arg("message") = d.message,
-                    py::arg("file") = d.file, py::arg("line") = d.line, py::arg("column") = d.column);
+    return py::dict(py::arg("severity") = d.severity, py::arg("rule") = text(d.rule),
+                    py::arg("message") = text(d.message), py::arg("file") = text(d.file), py::arg("line") = d.line,
+                    py::arg("column") = d.column);
 }
 
 py::list toPython(const std::vector<ptoplug::Diagnostic>& diagnostics) {
@@ -36,16 +45,17 @@ PYBIND11_MODULE(_ptoplug, m) {
     static py::object internalError = errors.attr("InternalError");
     static py::object nodeRefusedError = errors.attr("NodeRefusedError");
     static py::object fileError = errors.attr("FileError");
-    py::register_exception_translator([](std::exception_ptr p) {
+    // pybind11 takes a translator as a function pointer of this exact signature.
+    py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
         try {
             if (p) std::rethrow_exception(p);
         } catch (const ptoplug::PassError& e) {
             py::object error = (e.nodeRefused() ? nodeRefusedError
                                 : e.internal()  ? internalError
-                                                : passError)(e.what(), toPython(e.diagnostics()));
+                                                : passError)(text(e.what()), toPython(e.diagnostics()));
             PyErr_SetObject(error.get_type().ptr(), error.ptr());
         } catch (const ptoplug::FileError& e) {
-            PyErr_SetString(fileError.ptr(), e.what());
+            PyErr_SetObject(fileError.ptr(), text(e.what()).ptr());
         }
     });
 
@@ -56,12 +66,14 @@ PYBIND11_MODULE(_ptoplug, m) {
     // Where a Program read from a pypto Program came from (python/pypto_origin.h); opaque to Python.
     // Shared: a document read keeps its origin for the spans it reads when asked for.
     py::class_<ptoplug::python::PyptoOrigin, std::shared_ptr<ptoplug::python::PyptoOrigin>>(m, "PyptoOrigin")
-        .def(py::init<>());  // empty: every node is new
+        .def(py::init<>())  // empty: every node is new
+        .def("take_failure", &ptoplug::python::PyptoOrigin::takeFailure);
 
     py::class_<ptoplug::Program>(m, "Program")
         .def_static("read", &ptoplug::Program::read, py::arg("path"))
         .def_static(
-            "from_bytes", [](py::bytes b) { return ptoplug::Program::from_bytes(std::string(b)); }, py::arg("data"))
+            "from_bytes", [](const py::bytes& b) { return ptoplug::Program::from_bytes(std::string(b)); },
+            py::arg("data"))
         .def_static(
             "from_pypto",
             [](py::handle program) -> py::tuple {

@@ -192,9 +192,10 @@ private:
         if (spanSource_ && v.packed == ir::kSpanDeferred) {
             out = spanSource_->spanObject(v.aux);
         } else {
-            const ir::Span s = doc_.span(v);
-            out = ir_.attr("Span")(py::str(s.file.data(), s.file.size()), s.beginLine, s.beginColumn, s.endLine,
-                                   s.endColumn);
+            Expected<ir::Span> s = doc_.span(v);
+            if (!s) throw Unsupported{s.error().message};
+            out = ir_.attr("Span")(py::str(s->file.data(), s->file.size()), s->beginLine, s->beginColumn, s->endLine,
+                                   s->endColumn);
         }
         if (cached) spans_.emplace(key, out);
         return out;

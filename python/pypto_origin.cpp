@@ -1,5 +1,7 @@
 #include "pypto_origin.h"
 
+#include <string>
+
 namespace ptoplug::python {
 namespace {
 
@@ -68,6 +70,7 @@ bool matches(const ir::Value& v, const ir::Value*& at, const ir::Value* end) {
 void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
     // The snapshot of its fields now, while they are in cache: they are final (a node is made after
     // everything it holds).
+    if (node->index != nodes_.size()) pybind11::pybind11_fail("a pypto node read out of order");
     nodes_.push_back(node);
     objects_.push_back(std::move(object));
     for (auto member : node->fields) {
@@ -78,18 +81,40 @@ void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
     firstRun_.push_back(static_cast<uint32_t>(runs_.size()));
 }
 
-pybind11::object PyptoOrigin::spanObject(uint32_t index) const { return objects_[index].attr("span"); }
+pybind11::object PyptoOrigin::spanObject(uint32_t index) const {
+    if (!PyGILState_Check()) pybind11::pybind11_fail("a pypto span read without the GIL");
+    if (index >= objects_.size()) throw pybind11::index_error("no node was read as number " + std::to_string(index));
+    return objects_[index].attr("span");
+}
 
-ir::Span PyptoOrigin::span(uint32_t index) const {
+Expected<ir::Span> PyptoOrigin::span(uint32_t index) const {
     try {
         pybind11::object s = spanObject(index);
         auto coordinate = [&](const char* name) { return s.attr(name).cast<int32_t>(); };
-        const std::string_view file = *files_.insert(s.attr("filename").cast<std::string>()).first;
-        return ir::Span{file, coordinate("begin_column"), coordinate("begin_line"), coordinate("end_column"),
-                        coordinate("end_line")};
-    } catch (const std::exception&) {
-        // Every pypto IRNode has a span; this is for an object that breaks that (the error is cleared).
-        return ir::Span{"", -1, -1, -1, -1};
+        std::string file;
+        try {
+            file = s.attr("filename").cast<std::string>();
+        } catch (pybind11::error_already_set& e) {
+            // pypto keeps a file name as the bytes it was given, which Python reads as UTF-8; bytes that are
+            // not are in the decoding error, and are what pypto's serializer writes.
+            if (!e.matches(PyExc_UnicodeDecodeError)) throw;
+            file = e.value().attr("object").cast<std::string>();
+        }
+        return ir::Span{*files_.insert(std::move(file)).first, coordinate("begin_column"), coordinate("begin_line"),
+                        coordinate("end_column"), coordinate("end_line")};
+    } catch (const std::exception& e) {
+        // What pypto's object raised (kept for takeFailure), a coordinate that is no int, a number no node
+        // was read as, or no GIL.
+        std::string_view why = e.what();
+        if (const auto* raised = dynamic_cast<const pybind11::error_already_set*>(&e)) {
+            if (failure_.is_none()) failure_ = raised->value();
+            why = why.substr(0, why.find("\n\nAt:"));  // "Type: text", then pybind11's traceback
+        }
+        Error error;
+        error.message = "the span of pypto node " + std::to_string(index) +
+                        " (in reading order) cannot be read: " + std::string(why);
+        error.hint = "every pypto IR node has a Span with a file name and four int coordinates";
+        return error;
     }
 }
 

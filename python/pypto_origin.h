@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "base/allocator.h"
@@ -45,9 +46,14 @@ public:
     uint32_t changedFields(const ir::Node* n) const;
 
     /// The span of the node read `index`th (ir::Document::deferredSpan(index)), as pypto's Span object.
+    /// Throws what reading it raises (pybind11::error_already_set).
     pybind11::object spanObject(uint32_t index) const;
-    /// The same span read into the IR core; an unknown span (-1) should pypto's object not give one.
-    ir::Span span(uint32_t index) const override;
+    /// The same span read into the IR core, or an error saying what reading it raised: that exception is
+    /// kept for takeFailure, and the rest of the Python error state left clear.
+    Expected<ir::Span> span(uint32_t index) const override;
+    /// The first exception a span read raised since the last call (else None), for the Python caller to
+    /// raise once the operation that read it is over: what reading the Program eagerly would have raised.
+    pybind11::object takeFailure() { return std::exchange(failure_, pybind11::none()); }
 
 private:
     struct FieldRun {
@@ -61,6 +67,7 @@ private:
     LargeVector<FieldRun> runs_;
     LargeVector<ir::Value> flat_;
     mutable std::unordered_set<std::string> files_;  ///< the file names of the spans read (node-stable)
+    mutable pybind11::object failure_ = pybind11::none();
 };
 
 }  // namespace ptoplug::python

@@ -160,7 +160,8 @@ typedef struct pto_host_api {
     pto_status (*node_type_name)(pto_run_context* ctx, pto_node node, pto_string* out);
     /** Program/Function `name`, or Var/IterArg/MemRef/WindowBuffer `name_hint`; else WRONG_KIND. */
     pto_status (*node_name)(pto_run_context* ctx, pto_node node, pto_string* out);
-    /** The node's span (unknown parts are "" and -1). */
+    /** The node's span (unknown parts are "" and -1). PTO_ERR_INTERNAL when the host cannot read it from
+     *  where the program came from (a Python host's objects: last_error says why). */
     pto_status (*node_span)(pto_run_context* ctx, pto_node node, pto_span* out);
     /** The kind of the node's `type` field; PTO_TYPE_NONE if it has none (statements, functions). */
     pto_status (*node_type_kind)(pto_run_context* ctx, pto_node node, pto_type_kind* out);

@@ -87,7 +87,9 @@ pto_status nodeSpan(pto_run_context* ctx, pto_node node, pto_span* out) {
     pto_span s{pto_string{"", 0}, -1, -1, -1, -1};
     if (const Value* v = n->field(K::span)) {
         if (v->kind == Kind::Span) {
-            const ir::Span sp = ctx->doc.span(*v);
+            Expected<ir::Span> read = ctx->doc.span(*v);
+            if (!read) return fail(ctx, PTO_ERR_INTERNAL, read.error().message);
+            const ir::Span& sp = *read;
             s.filename = str(sp.file);
             s.begin_line = sp.beginLine;
             s.begin_column = sp.beginColumn;

@@ -98,9 +98,21 @@ Value spanAsMap(pto_run_context* ctx, const ir::Span& sp) {
     return Value::map(m);
 }
 
-ir::Map* asMap(pto_run_context* ctx, Value* v) {
-    if (v->kind == Kind::Span) *v = spanAsMap(ctx, ctx->doc.span(*v));  // same content, generic form
-    return v->kind == Kind::Map ? v->m : nullptr;
+// The map `v` is, in `out`. A span is read as the map it stands for: made in place, so that a change through
+// a handle into it changes the node's span; a copy for a verifier, whose program is read-only (a write
+// into it faults).
+pto_status asMap(pto_run_context* ctx, Value* v, ir::Map** out) {
+    if (v->kind == Kind::Span) {
+        Expected<ir::Span> read = ctx->doc.span(*v);
+        if (!read) return fail(ctx, PTO_ERR_INTERNAL, read.error().message);
+        const Value map = spanAsMap(ctx, *read);
+        if (!ctx->settings.readOnly) *v = map;
+        *out = map.m;
+        return PTO_OK;
+    }
+    if (v->kind != Kind::Map) return PTO_ERR_WRONG_KIND;
+    *out = v->m;
+    return PTO_OK;
 }
 
 }  // namespace
@@ -134,8 +146,8 @@ pto_status valueMapAt(pto_run_context* ctx, pto_value value, size_t index, pto_s
     Value* v = toValue(ctx, value);
     PTO_REQUIRE(v && key && out, PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        ir::Map* m = asMap(ctx, v);
-        if (!m) return PTO_ERR_WRONG_KIND;
+        ir::Map* m = nullptr;
+        if (pto_status s = asMap(ctx, v, &m); s != PTO_OK) return s;
         if (index >= m->size) return PTO_ERR_OUT_OF_RANGE;
         *key = str(ctx->doc.keys().name(m->keyAt(index)));
         *out = fromValue(ctx, ValueSlot{&m->values[index], nullptr, m, m->values});
@@ -147,8 +159,8 @@ pto_status valueMapFind(pto_run_context* ctx, pto_value value, pto_string key, p
     Value* v = toValue(ctx, value);
     PTO_REQUIRE(v && out && (key.data || !key.size), PTO_ERR_INVALID_HANDLE);
     return guarded([&] {
-        ir::Map* m = asMap(ctx, v);
-        if (!m) return PTO_ERR_WRONG_KIND;
+        ir::Map* m = nullptr;
+        if (pto_status s = asMap(ctx, v, &m); s != PTO_OK) return s;
         for (ir::Member member : *m)
             if (ctx->doc.keys().name(member.key) == view(key)) {
                 *out = fromValue(ctx, ValueSlot{&member.value, nullptr, m, m->values});

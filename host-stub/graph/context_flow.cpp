@@ -253,10 +253,11 @@ private:
                                                : std::string()) +
                                   "error: " + d.message;
         auto startsThere = [&](const Node& n) {
+            // (A plugin may have read a span as a map, which it then is.)
             const Value* span = n.field(K::span);
-            if (!span) return false;
-            const ir::Span s = doc_.span(*span);
-            return s.file == d.file && s.beginLine == d.line && s.beginColumn == d.column;
+            if (!span || span->kind != Kind::Span) return false;
+            Expected<ir::Span> s = doc_.span(*span);
+            return s && s->file == d.file && s->beginLine == d.line && s->beginColumn == d.column;
         };
         if (d.line >= 0) {
             for (const auto& [call, index] : calls_)

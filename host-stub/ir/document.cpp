@@ -157,8 +157,14 @@ bool Document::absorb(Document& part) {
     return true;
 }
 
-Span Document::span(const Value& v) const {
-    if (v.packed == kSpanDeferred) return spanSource_->span(v.aux);
+Expected<Span> Document::span(const Value& v) const {
+    if (v.packed == kSpanDeferred) {
+        if (spanSource_) return spanSource_->span(v.aux);
+        Error e;
+        e.message = "a span to be read from where the program came from, in a document that came from nowhere";
+        e.hint = "a bug in the host: a deferred span was copied out of the document that has its source";
+        return e;
+    }
     if (v.packed == kSpanInArena) return *v.sp;
     return Span{spanFiles_[v.file], unbiased(v.u & 0xFFFF), unbiased(v.aux), unbiased(v.u >> 16 & 0xFFFF),
                 unbiased(v.u >> 32)};

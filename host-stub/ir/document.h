@@ -15,6 +15,7 @@
 
 #include <tsl/robin_map.h>
 
+#include "base/error.h"
 #include "ir/arena.h"
 #include "ir/known_names.h"
 #include "ir/word_scan.h"
@@ -65,10 +66,12 @@ enum SpanForm : uint8_t {
 class SpanSource {
 public:
     virtual ~SpanSource() = default;
-    /// Span number `id` (Document::deferredSpan). The file name lives as long as the source. Called on the
-    /// thread that asks the document (the Python source needs the GIL: its documents are only used on the
-    /// thread that holds it, and the host's checks that run on threads of their own look at no span).
-    virtual Span span(uint32_t id) const = 0;
+    /// Span number `id` (Document::deferredSpan), or why the objects could not give it (the caller adds
+    /// where: a span read is an error value, never an invented span written or shown). The file name lives
+    /// as long as the source. Called on the thread that asks the document (the Python source needs the GIL:
+    /// its documents are only used on the thread that holds it, and the host's checks that run on threads
+    /// of their own look at no span).
+    virtual Expected<Span> span(uint32_t id) const = 0;
 };
 
 struct Array {
@@ -425,8 +428,8 @@ public:
     /// Where this document's deferred spans are read (set before any is made; shared by its owner).
     void setSpanSource(std::shared_ptr<const SpanSource> source) { spanSource_ = std::move(source); }
     const SpanSource* spanSource() const { return spanSource_.get(); }
-    /// The span a Kind::Span value holds.
-    Span span(const Value& v) const;
+    /// The span a Kind::Span value holds; an error only for a deferred span its source cannot give.
+    Expected<Span> span(const Value& v) const;
     /// Moves everything `part` holds into this document, its nodes numbered after this document's: for a
     /// reader that built part of one input on another thread. False when the two gave a map key, node type
     /// or span file different ids; nothing is moved then (names of `part` may have joined this document's

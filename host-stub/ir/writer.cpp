@@ -83,7 +83,13 @@ public:
                 return true;
             }
             case Kind::Span: {
-                const Span sp = doc_.span(v);
+                Expected<Span> read = doc_.span(v);
+                if (!read) {
+                    unreadSpan_ = &v;
+                    spanError_ = std::move(read.error());
+                    return false;
+                }
+                const Span& sp = *read;
                 emit_.beginMap(5);
                 knownKey(0, K::begin_column);
                 emit_.integer(sp.beginColumn);
@@ -112,6 +118,9 @@ public:
 
     /// The walk stopped where the layout failed (a cycle, or nodes nested too deep).
     bool layoutFailed() const { return layoutFailed_; }
+    /// The walk stopped at this deferred span, which its source could not give (why: spanError).
+    const Value* unreadSpan() const { return unreadSpan_; }
+    const Error& spanError() const { return spanError_; }
 
 private:
     bool unplaced() {
@@ -182,6 +191,8 @@ private:
     Emitter& emit_;
     uint32_t nodeDepth_ = 0;
     bool layoutFailed_ = false;
+    const Value* unreadSpan_ = nullptr;
+    Error spanError_;
     const std::vector<Encoded>& knownKeys_ = knownKeys(emit_.keyStyle());
     /// Node type names: known names are ASCII, so they need no check either.
     const std::vector<Encoded>& knownNames_ = knownNames();
@@ -429,11 +440,20 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
     Format format = options.format == Format::Auto ? doc.inputFormat() : options.format;
     bool ok = true;
     bool layoutFailed = false;
+    Status unreadSpan;
+    // A span its source could not give: the source's error, at the span (the layout then promises no cycle).
+    auto spanError = [&](const auto& walker) -> Status {
+        if (!walker.unreadSpan()) return std::nullopt;
+        Error e = walker.spanError();
+        if (layout.whole()) e.pointer = pointerTo(doc, walker.unreadSpan());
+        return e;
+    };
     if (format == Format::Json) {
         JsonEmitter emitter(sink, options.pretty);
         Walker<JsonEmitter> walker(doc, layout, emitter);
         ok = walker.value(doc.root());
         layoutFailed = walker.layoutFailed();
+        unreadSpan = spanError(walker);
         // The place of a bad string is found by a walk that needs the whole layout's promise: no cycle.
         if (!ok && !layoutFailed && (emitter.badString || emitter.badKey)) {
             if (!layout.whole()) return unplaced();
@@ -451,8 +471,10 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         Walker<MsgPackEmitter> walker(doc, layout, emitter);
         ok = walker.value(doc.root());
         layoutFailed = walker.layoutFailed();
+        unreadSpan = spanError(walker);
     }
     if (layoutFailed) return unplaced();
+    if (unreadSpan) return unreadSpan;
     const bool flushed = sink.flush();
     lap(steps, "encode and write");
     if (!flushed || !ok) {

@@ -9,6 +9,7 @@ PassManager runs pypto's default pipeline with the plugin passes in place (or ex
 pto-host --passes) and verifies as pto-host does. load_plugin(manifest).passes.<PassName>(**options) makes
 any plugin's pass.
 """
+import contextlib
 import importlib
 import json
 import os
@@ -81,6 +82,19 @@ def _deliver(diagnostics, pass_name):
             pypto.log_info("[%s] [%s] (%s) %s" % (d["severity"], d["rule"], pass_name, text))
 
 
+@contextlib.contextmanager
+def _raising_span_failures(origin):
+    """Spans are read from pypto's objects when asked for (docs/ir_format.md §11.16): what such a read raised
+    during the block is raised at its end, whatever ptoplug made of it, as reading them all up front would
+    have raised it."""
+    try:
+        yield
+    finally:
+        failure = origin.take_failure() if origin is not None else None
+        if failure is not None:
+            raise failure
+
+
 def _apply(program, run):
     """`run(native)` on `program` (bytes or a pypto Program), giving the same kind back; returns that and
     what `run` returned."""
@@ -96,14 +110,15 @@ def _apply(program, run):
         native, origin, _ = _ptoplug.Program.from_pypto(program)
         if native is None:
             native = _ptoplug.Program.from_bytes(pypto.ir.serialize(program))
-        try:
-            result = run(native)
-        except InternalError as error:
-            raise _as_pyptos_internal_error(error, pypto) from None
-        out = native.to_pypto(origin)[0] if origin is not None else None
-        if out is None:
-            # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
-            out = pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
+        with _raising_span_failures(origin):
+            try:
+                result = run(native)
+            except InternalError as error:
+                raise _as_pyptos_internal_error(error, pypto) from None
+            out = native.to_pypto(origin)[0] if origin is not None else None
+            if out is None:
+                # pypto reads what ptoplug writes (docs/ir_format.md §11.5); never hand it its own bytes back.
+                out = pypto.ir.deserialize(native.to_bytes(_ptoplug.Format.MSGPACK))
         return out, result
     raise TypeError("a pass takes bytes (MessagePack or JSON) or a pypto Program, not " + type(program).__name__)
 

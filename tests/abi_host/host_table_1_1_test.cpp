@@ -221,6 +221,64 @@ TEST_F(HostTable11, TypesAreBuiltAndReadTyped) {
     EXPECT_EQ(printed(), original);
 }
 
+// A span reads as the map it stands for: in place in a pass (a change through the map's handles is the
+// node's), as a copy in a verifier, whose program is read-only: a write into it would fault.
+TEST_F(HostTable11, ASpanReadsAsItsMapInAPassAndInAVerifierOverAReadOnlyProgram) {
+    Body readSpan = [](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_node chip = t.function("chip_orch");
+        pto_span span{};
+        EXPECT_EQ(h->node_span(ctx, chip, &span), PTO_OK);
+        EXPECT_GT(span.begin_line, 0);
+        pto_value asMap = t.field(chip, PTO_FIELD_SPAN), line{}, file{};
+        int64_t read = 0;
+        EXPECT_EQ(h->value_map_find(ctx, asMap, S("begin_line"), &line), PTO_OK);
+        EXPECT_EQ(h->value_as_int64(ctx, line, &read), PTO_OK);
+        EXPECT_EQ(read, span.begin_line);
+        pto_string key{};
+        EXPECT_EQ(h->value_map_at(ctx, asMap, 4, &key, &file), PTO_OK);
+        EXPECT_EQ(text(key), "filename");
+        pto_string name{};
+        EXPECT_EQ(h->value_as_string(ctx, file, &name), PTO_OK);
+        EXPECT_EQ(text(name), text(span.filename));
+        return PTO_OK;
+    };
+    ASSERT_TRUE(doc->arena().protect(true));
+    EXPECT_EQ(run(readSpan, host::RunSettings{.options = nullptr, .readOnly = true}), PTO_OK);
+    ASSERT_TRUE(doc->arena().protect(false));
+    EXPECT_EQ(run(readSpan), PTO_OK);
+    EXPECT_EQ(printed(), original);
+}
+
+// A span the host cannot read from where the program came from (a Python host's pypto objects) is an
+// error, never an invented span.
+TEST_F(HostTable11, ASpanTheHostCannotReadIsAnInternalError) {
+    struct Unreadable final : ir::SpanSource {
+        Expected<ir::Span> span(uint32_t) const override { return fileError("", "the object raised", "see it"); }
+    };
+    doc->setSpanSource(std::make_shared<Unreadable>());
+    ir::Node* chipNode = nullptr;
+    for (ir::Node* n : doc->nodes())
+        if (const ir::Value* name = n->field(ir::K::name);
+            name && name->kind == ir::Kind::Str && name->strView() == "chip_orch")
+            chipNode = n;
+    ASSERT_NE(chipNode, nullptr);
+    ir::Value* span = chipNode->field(ir::K::span);
+    const ir::Value kept = *span;
+    *span = ir::Document::deferredSpan(0);
+    run([](const pto_host_api* h, pto_run_context* ctx) {
+        T t{h, ctx};
+        pto_node chip = t.function("chip_orch");
+        pto_span read{};
+        EXPECT_ERR(h->node_span(ctx, chip, &read), PTO_ERR_INTERNAL, "the object raised");
+        pto_value line{};
+        EXPECT_ERR(h->value_map_find(ctx, t.field(chip, PTO_FIELD_SPAN), S("begin_line"), &line), PTO_ERR_INTERNAL,
+                   "the object raised");
+        return PTO_OK;
+    });
+    *span = kept;
+}
+
 TEST_F(HostTable11, CreateNodeChecksFieldsAsTheReaderDoes) {
     run([](const pto_host_api* h, pto_run_context* ctx) {
         T t{h, ctx};

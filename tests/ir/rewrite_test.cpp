@@ -56,7 +56,7 @@ TEST_F(StmtEdits, InsertBeforeSplicesIntoSequencesAndWrapsLoneBodies) {
     const Value* wrapped = loop->field(K::body);
     ASSERT_TRUE(wrapped->isNode());
     EXPECT_EQ(wrapped->n->type, K::SeqStmts);
-    EXPECT_EQ(doc.span(*wrapped->n->field(K::span)), doc.span(*lone->field(K::span)));
+    EXPECT_EQ(*doc.span(*wrapped->n->field(K::span)), *doc.span(*lone->field(K::span)));
 }
 
 TEST_F(StmtEdits, InsertAfterAndRemoveAreAppliedWithInsertions) {

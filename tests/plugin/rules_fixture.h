@@ -44,7 +44,7 @@ protected:
 
     static std::string ruleOf(const std::string& failure) { return failure.substr(0, failure.find('|')); }
 
-    std::string lineOf(const ir::Node* n) const { return std::to_string(doc.span(*n->field(ir::K::span)).beginLine); }
+    std::string lineOf(const ir::Node* n) const { return std::to_string(doc.span(*n->field(ir::K::span))->beginLine); }
 
     ir::Value dist() { return b.tensor({4}); }
     ir::Value none() { return b.tuple({}); }

@@ -51,6 +51,17 @@ def outcome(run):
         return error, str(error).split("\n")[0]
 
 
+def placed_at(span):
+    """A program the pass warns about at each function (it already has its contexts), its first function
+    placed at `span`; and that function."""
+    prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")
+    functions = list(prog.functions.values())
+    f = functions[0]
+    placed = ir.Function(f.name, list(zip(f.params, f.param_directions)), f.return_types, f.body, span,
+                         f.func_type, f.level, f.role, f.attrs, f.requires_runtime_binding)
+    return ir.Program([placed] + functions[1:], prog.name, prog.span), f
+
+
 class CapturedStderr:
     """What pypto's logger writes to file descriptor 2 meanwhile (std::cerr, not sys.stderr)."""
 
@@ -153,13 +164,7 @@ class AsPyptosPassObject(QuietPypto):
     def test_a_warning_names_the_place_pyptos_span_gives(self):
         # A node's span is read from its pypto object when something shows it (docs/ir_format.md §11.16):
         # the place is the one the bytes of the same program give.
-        prog = program("pypto-unit", "param_alias_forwards_materialized_comm_ctx_param", "after.msgpack")
-        functions = list(prog.functions.values())
-        f = functions[0]
-        placed = ir.Function(f.name, list(zip(f.params, f.param_directions)), f.return_types, f.body,
-                             ir.Span("placed.py", 7, 3), f.func_type, f.level, f.role, f.attrs,
-                             f.requires_runtime_binding)
-        prog = ir.Program([placed] + functions[1:], prog.name, prog.span)
+        prog, f = placed_at(ir.Span("placed.py", 7, 3))
         pypto.set_log_level(pypto.LogLevel.WARN)
         shown = []
         for given in (prog, ir.serialize(prog)):
@@ -301,6 +306,43 @@ class ReadFromPyptosObjects(QuietPypto):
         self.assertIs(native.to_pypto(origin)[0], prog)  # nothing changed: the very program
         # Python cannot make a MemRef as it was read (its name is the constructor's): pypto's deserializer.
         self.assertEqual(native.to_pypto(_ptoplug.PyptoOrigin()), (None, "a type with a MemRef"))
+
+    def test_a_file_name_that_is_not_utf8_is_kept_as_the_bytes_pypto_holds(self):
+        # pypto keeps a file name as the bytes it was given (here from bytes it read); Python cannot read them
+        # as text, and ptoplug still writes them, and shows them escaped where pypto's own pass shows them.
+        prog, f = placed_at(ir.Span("placed.py", 7, 3))
+        prog = ir.deserialize(ir.serialize(prog).replace(b"placed.py", b"plac\xffd.py"))
+        native, _, unsupported = _ptoplug.Program.from_pypto(prog)
+        self.assertEqual(unsupported, "")
+        written = native.to_bytes(_ptoplug.Format.MSGPACK)
+        self.assertIn(b"plac\xffd.py", written)
+        self.assertEqual(written, _ptoplug.Program.from_bytes(ir.serialize(prog)).to_bytes(_ptoplug.Format.MSGPACK))
+        pypto.set_log_level(pypto.LogLevel.WARN)
+        with CapturedStderr() as logged:
+            out = passes.materialize_dist_tensor_ctx()(prog)
+        ir.assert_structural_equal(out, pypto_passes.materialize_dist_tensor_ctx()(prog), True)
+        self.assertIn("function '%s' already ends with one CommCtx" % f.name, logged.text)
+        self.assertIn(" at plac\\xffd.py:7:3\n", logged.text)
+
+    def test_a_span_pyptos_object_cannot_give_raises_what_reading_it_raised(self):
+        # As reading every span up front raised it, whatever ptoplug made of the failed read meanwhile; bytes
+        # written name the span's place instead of inventing a span.
+        prog, _ = placed_at(ir.Span("placed.py", 7, 3))
+        line = ir.Span.begin_line
+
+        def broken(span):
+            raise ZeroDivisionError("no line")
+
+        ir.Span.begin_line = property(broken)
+        self.addCleanup(setattr, ir.Span, "begin_line", line)
+        pypto.set_log_level(pypto.LogLevel.WARN)
+        with CapturedStderr() as logged, self.assertRaisesRegex(ZeroDivisionError, "no line"):
+            passes.materialize_dist_tensor_ctx()(prog)  # its warnings show the functions' places
+        self.assertEqual(logged.text, "")
+        native, _, _ = _ptoplug.Program.from_pypto(prog)
+        with self.assertRaisesRegex(ptoplug.FileError, r"cannot be read: ZeroDivisionError: no line "
+                                                       r"\(at /fields/functions/0/value/fields/\w+/fields/span\)"):
+            native.to_bytes(_ptoplug.Format.JSON)
 
     def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
         # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.

@@ -83,7 +83,7 @@ void render(const ir::Document& doc, const ir::Value& v, std::unordered_map<cons
         case Kind::F32: out += "f32:" + std::to_string(v.f); return;
         case Kind::Str: out += '"' + std::string(v.strView()) + '"'; return;
         case Kind::Span: {
-            const ir::Span sp = doc.span(v);
+            const ir::Span sp = *doc.span(v);  // documents read from bytes: every span is in them
             out += "span(" + std::string(sp.file) + ":" + std::to_string(sp.beginLine) + ":" +
                    std::to_string(sp.beginColumn) + "-" + std::to_string(sp.endLine) + ":" +
                    std::to_string(sp.endColumn) + ")";
