@@ -65,6 +65,19 @@ bool matches(const ir::Value& v, const ir::Value*& at, const ir::Value* end) {
     }
 }
 
+/// "Type: text" of a Python exception, whatever its text holds (its type's name alone if it has none).
+std::string describe(const pybind11::object& exception) {
+    PyObject* text = PyObject_Str(exception.ptr());
+    if (!text) PyErr_Clear();
+    PyObject* bytes = text ? PyUnicode_AsEncodedString(text, "utf-8", "backslashreplace") : nullptr;
+    if (text && !bytes) PyErr_Clear();
+    std::string out = Py_TYPE(exception.ptr())->tp_name;
+    if (bytes && PyBytes_GET_SIZE(bytes) > 0) out += std::string(": ") + PyBytes_AS_STRING(bytes);
+    Py_XDECREF(bytes);
+    Py_XDECREF(text);
+    return out;
+}
+
 }  // namespace
 
 void PyptoOrigin::record(ir::Node* node, pybind11::object object) {
@@ -103,17 +116,23 @@ Expected<ir::Span> PyptoOrigin::span(uint32_t index) const {
         return ir::Span{*files_.insert(std::move(file)).first, coordinate("begin_column"), coordinate("begin_line"),
                         coordinate("end_column"), coordinate("end_line")};
     } catch (const std::exception& e) {
-        // What pypto's object raised (kept for takeFailure), a coordinate that is no int, a number no node
-        // was read as, or no GIL.
-        std::string_view why = e.what();
-        if (const auto* raised = dynamic_cast<const pybind11::error_already_set*>(&e)) {
-            if (failure_.is_none()) failure_ = raised->value();
-            why = why.substr(0, why.find("\n\nAt:"));  // "Type: text", then pybind11's traceback
-        }
+        // What pypto's object raised, a coordinate that is no int, a number no node was read as, or no GIL.
         Error error;
-        error.message = "the span of pypto node " + std::to_string(index) +
-                        " (in reading order) cannot be read: " + std::string(why);
+        error.message = "the span of pypto node " + std::to_string(index) + " (in reading order) cannot be read: ";
         error.hint = "every pypto IR node has a Span with a file name and four int coordinates";
+        if (!PyGILState_Check()) {
+            error.message += e.what();
+            return error;
+        }
+        // Kept for takeFailure: what Python raised, else a TypeError saying what broke.
+        pybind11::object failure;
+        if (const auto* raised = dynamic_cast<const pybind11::error_already_set*>(&e))
+            failure = raised->value();
+        else if (!(failure = pybind11::reinterpret_steal<pybind11::object>(
+                       PyObject_CallFunction(PyExc_TypeError, "s", e.what()))))
+            PyErr_Clear();
+        error.message += failure ? describe(failure) : std::string(e.what());
+        if (failure && failure_.is_none()) failure_ = std::move(failure);
         return error;
     }
 }

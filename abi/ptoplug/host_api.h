@@ -210,7 +210,8 @@ typedef struct pto_host_api {
     /** Length of an array or number of entries of a map. */
     pto_status (*value_size)(pto_run_context* ctx, pto_value value, size_t* out);
     pto_status (*value_array_at)(pto_run_context* ctx, pto_value value, size_t index, pto_value* out);
-    /** Entry `index` of a map, in key order. `key` is borrowed. */
+    /** Entry `index` of a map, in key order. `key` is borrowed. A span field reads as the map
+     *  {begin_column, begin_line, end_column, end_line, filename}; PTO_ERR_INTERNAL as for node_span. */
     pto_status (*value_map_at)(pto_run_context* ctx, pto_value value, size_t index, pto_string* key, pto_value* out);
     /** The entry `key` of a map; PTO_ERR_NOT_FOUND if absent. */
     pto_status (*value_map_find)(pto_run_context* ctx, pto_value value, pto_string key, pto_value* out);
@@ -276,7 +277,7 @@ typedef struct pto_host_api {
     /* ---- Diagnostics ------------------------------------------------------------------------ */
 
     /** Reports a diagnostic (copied). An ERROR or INTERNAL_ERROR makes the run fail whatever the pass
-     *  returns. */
+     *  returns. Not reported, and PTO_ERR_INTERNAL, when the node's span cannot be read (node_span). */
     pto_status (*emit_diagnostic)(pto_run_context* ctx, const pto_diagnostic* diagnostic);
 
     /* ==== ABI 1.1 ============================================================================ */

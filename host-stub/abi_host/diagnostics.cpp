@@ -19,7 +19,7 @@ pto_status emitDiagnostic(pto_run_context* ctx, const pto_diagnostic* d) {
         diag.message.assign(view(d->message));
         if (!pto_node_is_null(d->node)) {
             pto_span s{};
-            nodeSpan(ctx, d->node, &s);
+            if (pto_status read = nodeSpan(ctx, d->node, &s); read != PTO_OK) return read;  // never a made-up place
             diag.file.assign(view(s.filename));
             diag.line = s.begin_line;
             diag.column = s.begin_column;

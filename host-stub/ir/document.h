@@ -67,7 +67,7 @@ class SpanSource {
 public:
     virtual ~SpanSource() = default;
     /// Span number `id` (Document::deferredSpan), or why the objects could not give it (the caller adds
-    /// where: a span read is an error value, never an invented span written or shown). The file name lives
+    /// where: a failed read is an error, never an invented span written or shown). The file name lives
     /// as long as the source. Called on the thread that asks the document (the Python source needs the GIL:
     /// its documents are only used on the thread that holds it, and the host's checks that run on threads
     /// of their own look at no span).

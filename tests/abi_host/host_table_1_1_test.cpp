@@ -254,7 +254,11 @@ TEST_F(HostTable11, ASpanReadsAsItsMapInAPassAndInAVerifierOverAReadOnlyProgram)
 // error, never an invented span.
 TEST_F(HostTable11, ASpanTheHostCannotReadIsAnInternalError) {
     struct Unreadable final : ir::SpanSource {
-        Expected<ir::Span> span(uint32_t) const override { return fileError("", "the object raised", "see it"); }
+        Expected<ir::Span> span(uint32_t) const override {
+            Error e;
+            e.message = "the object raised";
+            return e;
+        }
     };
     doc->setSpanSource(std::make_shared<Unreadable>());
     ir::Node* chipNode = nullptr;
@@ -274,6 +278,8 @@ TEST_F(HostTable11, ASpanTheHostCannotReadIsAnInternalError) {
         pto_value line{};
         EXPECT_ERR(h->value_map_find(ctx, t.field(chip, PTO_FIELD_SPAN), S("begin_line"), &line), PTO_ERR_INTERNAL,
                    "the object raised");
+        pto_diagnostic d{sizeof d, PTO_SEVERITY_WARNING, S("rule"), S("placed on chip_orch"), chip};
+        EXPECT_ERR(h->emit_diagnostic(ctx, &d), PTO_ERR_INTERNAL, "the object raised");
         return PTO_OK;
     });
     *span = kept;

@@ -19,7 +19,11 @@ public:
     explicit CountingSource(std::vector<Span> spans) : spans_(std::move(spans)) {}
     Expected<Span> span(uint32_t id) const override {
         ++asked[id];
-        if (id == broken) return fileError("", "the object of node " + std::to_string(id) + " raised", "see it");
+        if (id == broken) {
+            Error e;
+            e.message = "the object of node " + std::to_string(id) + " raised";
+            return e;
+        }
         return spans_.at(id);
     }
     mutable std::map<uint32_t, int> asked;
@@ -34,6 +38,10 @@ std::shared_ptr<CountingSource> deferSpans(Document& doc) {
     std::vector<Span> spans;
     for (Node* n : doc.nodes()) {
         Value* span = n->field(K::span);
+        if (!span) {
+            ADD_FAILURE() << "a generated node without a span";
+            break;
+        }
         spans.push_back(*doc.span(*span));
         *span = Document::deferredSpan(n->index);
     }

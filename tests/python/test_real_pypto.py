@@ -325,24 +325,28 @@ class ReadFromPyptosObjects(QuietPypto):
         self.assertIn(" at plac\\xffd.py:7:3\n", logged.text)
 
     def test_a_span_pyptos_object_cannot_give_raises_what_reading_it_raised(self):
-        # As reading every span up front raised it, whatever ptoplug made of the failed read meanwhile; bytes
-        # written name the span's place instead of inventing a span.
+        # As reading every span up front raised it, whatever ptoplug made of the failed read meanwhile (a
+        # coordinate that is no int: a TypeError saying so); bytes written name the span's place instead of
+        # inventing a span.
         prog, _ = placed_at(ir.Span("placed.py", 7, 3))
         line = ir.Span.begin_line
+        self.addCleanup(setattr, ir.Span, "begin_line", line)
 
         def broken(span):
             raise ZeroDivisionError("no line")
 
-        ir.Span.begin_line = property(broken)
-        self.addCleanup(setattr, ir.Span, "begin_line", line)
-        pypto.set_log_level(pypto.LogLevel.WARN)
-        with CapturedStderr() as logged, self.assertRaisesRegex(ZeroDivisionError, "no line"):
-            passes.materialize_dist_tensor_ctx()(prog)  # its warnings show the functions' places
-        self.assertEqual(logged.text, "")
-        native, _, _ = _ptoplug.Program.from_pypto(prog)
-        with self.assertRaisesRegex(ptoplug.FileError, r"cannot be read: ZeroDivisionError: no line "
-                                                       r"\(at /fields/functions/0/value/fields/\w+/fields/span\)"):
-            native.to_bytes(_ptoplug.Format.JSON)
+        for getter, raised, text in ((broken, ZeroDivisionError, "no line"),
+                                     (lambda span: "seven", TypeError, "Unable to cast")):
+            ir.Span.begin_line = property(getter)
+            pypto.set_log_level(pypto.LogLevel.WARN)
+            with CapturedStderr() as logged, self.assertRaisesRegex(raised, text):
+                passes.materialize_dist_tensor_ctx()(prog)  # its warnings show the functions' places
+            self.assertEqual(logged.text, "")
+            native, _, _ = _ptoplug.Program.from_pypto(prog)
+            with self.assertRaisesRegex(ptoplug.FileError, r"cannot be read: %s: %s.* "
+                                                           r"\(at /fields/functions/0/value/fields/\w+/fields/span\)"
+                                        % (raised.__name__, text)):
+                native.to_bytes(_ptoplug.Format.JSON)
 
     def test_what_python_cannot_tell_apart_goes_through_pyptos_serializer(self):
         # A float attr: Python shows a float32 and a float64 alike, pypto's serializer does not.
