@@ -85,8 +85,9 @@ public:
             case Kind::Span: {
                 Expected<Span> read = doc_.span(v);
                 if (!read) {
-                    unreadSpan_ = &v;
+                    // The source's error at the span (a whole layout promises the pointer search no cycle).
                     spanError_ = std::move(read.error());
+                    if (layout_.whole()) spanError_->pointer = pointerTo(doc_, &v);
                     return false;
                 }
                 const Span& sp = *read;
@@ -118,9 +119,8 @@ public:
 
     /// The walk stopped where the layout failed (a cycle, or nodes nested too deep).
     bool layoutFailed() const { return layoutFailed_; }
-    /// The walk stopped at this deferred span, which its source could not give (why: spanError).
-    const Value* unreadSpan() const { return unreadSpan_; }
-    const Error& spanError() const { return spanError_; }
+    /// Why the walk stopped at a deferred span its source could not give, and where; else nothing.
+    Status spanError() const { return spanError_; }
 
 private:
     bool unplaced() {
@@ -191,8 +191,7 @@ private:
     Emitter& emit_;
     uint32_t nodeDepth_ = 0;
     bool layoutFailed_ = false;
-    const Value* unreadSpan_ = nullptr;
-    Error spanError_;
+    Status spanError_;
     const std::vector<Encoded>& knownKeys_ = knownKeys(emit_.keyStyle());
     /// Node type names: known names are ASCII, so they need no check either.
     const std::vector<Encoded>& knownNames_ = knownNames();
@@ -441,19 +440,12 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
     bool ok = true;
     bool layoutFailed = false;
     Status unreadSpan;
-    // A span its source could not give: the source's error, at the span (the layout then promises no cycle).
-    auto spanError = [&](const auto& walker) -> Status {
-        if (!walker.unreadSpan()) return std::nullopt;
-        Error e = walker.spanError();
-        if (layout.whole()) e.pointer = pointerTo(doc, walker.unreadSpan());
-        return e;
-    };
     if (format == Format::Json) {
         JsonEmitter emitter(sink, options.pretty);
         Walker<JsonEmitter> walker(doc, layout, emitter);
         ok = walker.value(doc.root());
         layoutFailed = walker.layoutFailed();
-        unreadSpan = spanError(walker);
+        unreadSpan = walker.spanError();
         // The place of a bad string is found by a walk that needs the whole layout's promise: no cycle.
         if (!ok && !layoutFailed && (emitter.badString || emitter.badKey)) {
             if (!layout.whole()) return unplaced();
@@ -471,7 +463,7 @@ Status writeDocument(const Document& doc, const WriteOptions& options, Sink& sin
         Walker<MsgPackEmitter> walker(doc, layout, emitter);
         ok = walker.value(doc.root());
         layoutFailed = walker.layoutFailed();
-        unreadSpan = spanError(walker);
+        unreadSpan = walker.spanError();
     }
     if (layoutFailed) return unplaced();
     if (unreadSpan) return unreadSpan;
